@@ -1,0 +1,28 @@
+# The course's two commands:  make lab  (set up + open JupyterLab)   make test  (set up + whole suite)
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test setup bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed (found " + sys.version.split()[0] + "); run: make PYTHON=python3.11 ...")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
+
+test: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest -q
+
+bench: $(STAMP)
+	MPLBACKEND=Agg $(PY) benchmarks/widget_latency.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
