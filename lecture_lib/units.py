@@ -150,6 +150,10 @@ def fmt(value, unit: str = "", digits: int = 3, binary: bool = False) -> str:
     suffix, small = _UNITS[unit]
     sep = " " if suffix else ""
     ax = abs(x)
+    if ax >= 1e21 and not binary:      # past exa: scientific notation, e.g. '1.2e26 FLOP'
+        mant, exp = f"{x:.{digits - 1}e}".split("e")
+        mant = mant.rstrip("0").rstrip(".")
+        return f"{mant}e{int(exp)}{sep}{suffix}"
     if binary:
         if suffix not in ("B", "B/s", "B/token"):
             raise ValueError("fmt: binary=True only applies to byte units")

@@ -1,0 +1,129 @@
+"""The problem bank: one `Problem` per graded answer, registered by id ("01.weight_fetch_ms").
+
+A problem never stores its answer as a typed number: `expected` is a function that asks the library
+for the value when `check()` runs, so a corrected spec sheet or model card flows into every answer.
+
+Bank modules are `lecture_lib/practice/bank_NN.py` (NN = the notebook number, "01", "02", ...).
+Each one calls `register(Problem(...))` at import time; `load_banks()` imports all of them.
+Ids start with the notebook number and a dot: "02.balance_batch_dsv3".
+
+Kinds of problem:
+- "numeric":  `expected()` returns a float in `unit`; an answer is right when it is within `rtol`
+              (relative tolerance) of it.
+- "symbolic": `expected()` returns a SymPy expression; an answer is right when simplify(a - e) == 0.
+              `symbols` maps names to SymPy symbols so that a string answer can be parsed.
+- "choice":   `expected()` returns one letter ("a", "b", ...); `choices` maps letters to the options.
+"""
+from __future__ import annotations
+
+import difflib
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+KINDS = ("numeric", "symbolic", "choice")
+
+
+@dataclass
+class Slip:
+    """A known wrong answer and what it tells the learner.
+
+    `wrong` computes the wrong value (from the library, like `expected`), e.g. the same formula with
+    total instead of active parameters. When an answer matches it (within the problem's rtol, or
+    symbolically), `message` is shown. The message must not contain the expected value.
+    """
+    wrong: Callable[[], Any]
+    message: str
+
+
+@dataclass
+class Problem:
+    """One graded problem.
+
+    id:       "NN.short_name" (NN = notebook number); also the nbgrader grade_id of its check cell.
+    expected: function returning the right answer, computed by lecture_lib at call time.
+    kind:     "numeric", "symbolic" or "choice".
+    points:   points for a right answer (0 for a wrong one; no partial credit).
+    rtol:     relative tolerance for numeric answers (0.01 = within 1 %).
+    unit:     the unit the answer must be given in ("ms", "$/Mtok", "tokens", "" for a pure number).
+    hints:    shown one more per wrong attempt (the first after the first wrong answer).
+    slips:    problem-specific known wrong answers (see `Slip`), tested before the generic ones.
+    choices:  for kind "choice": {"a": "option text", ...}.
+    symbols:  for kind "symbolic": names a string answer may use, {"B": sympy.Symbol(...), ...}.
+    title:    a short human title for reports.
+    """
+    id: str
+    expected: Callable[[], Any]
+    kind: str = "numeric"
+    points: int = 1
+    rtol: float = 0.01
+    unit: str = ""
+    hints: list[str] = field(default_factory=list)
+    slips: list[Slip] = field(default_factory=list)
+    choices: dict[str, str] = field(default_factory=dict)
+    symbols: dict[str, Any] = field(default_factory=dict)
+    title: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"Problem {self.id!r}: kind must be one of {KINDS}, got {self.kind!r}")
+        if "." not in self.id or not self.id.split(".", 1)[0].isdigit():
+            raise ValueError(f"Problem id must look like 'NN.name' (NN = notebook number), got {self.id!r}")
+        if not (0 < self.rtol < 1):
+            raise ValueError(f"Problem {self.id!r}: rtol must be in (0, 1), got {self.rtol!r}")
+        if self.points < 0:
+            raise ValueError(f"Problem {self.id!r}: points must be >= 0, got {self.points!r}")
+        if self.kind == "choice" and not self.choices:
+            raise ValueError(f"Problem {self.id!r}: a choice problem needs `choices`")
+        self.choices = {k.lower(): v for k, v in self.choices.items()}
+
+    @property
+    def notebook(self) -> str:
+        """The notebook number this problem belongs to, e.g. '01'."""
+        return self.id.split(".", 1)[0]
+
+
+PROBLEMS: dict[str, Problem] = {}
+
+
+def register(problem: Problem, *, replace: bool = False) -> Problem:
+    """Add `problem` to the bank (ValueError if its id is taken, unless replace=True)."""
+    if problem.id in PROBLEMS and not replace:
+        raise ValueError(f"problem id {problem.id!r} is registered twice")
+    PROBLEMS[problem.id] = problem
+    return problem
+
+
+_loaded = False
+
+
+def load_banks() -> dict[str, Problem]:
+    """Import every bank_NN module of this package (once) and return the whole bank."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import __path__ as pkg_path
+        for info in sorted(pkgutil.iter_modules(pkg_path), key=lambda i: i.name):
+            if info.name.startswith("bank_"):
+                importlib.import_module(f"{__package__}.{info.name}")
+    return PROBLEMS
+
+
+def get(problem_id: str) -> Problem:
+    """The problem with this id; KeyError naming close matches on a typo."""
+    load_banks()
+    if not isinstance(problem_id, str):
+        raise TypeError(f"problem_id must be a string such as '01.weight_fetch_ms', got {problem_id!r}")
+    try:
+        return PROBLEMS[problem_id]
+    except KeyError:
+        close = difflib.get_close_matches(problem_id, PROBLEMS, n=3)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise KeyError(f"no problem with id {problem_id!r}{hint}") from None
+
+
+def problems_for(notebook: str) -> list[Problem]:
+    """All problems of one notebook ('01'), in registration order."""
+    load_banks()
+    return [p for p in PROBLEMS.values() if p.notebook == notebook]
