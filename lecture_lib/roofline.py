@@ -111,6 +111,13 @@ def _compute_rate(chip: hardware.Chip, weight_dtype: str, compute_dtype: str | N
         raise
 
 
+def _check_dtypes(weight_dtype, kv_dtype, compute_dtype=None):
+    canonical_dtype(weight_dtype, "weight_dtype")
+    canonical_dtype(kv_dtype, "kv_dtype")
+    if compute_dtype is not None:
+        canonical_dtype(compute_dtype, "compute_dtype")
+
+
 def _scalar(x):
     x = np.asarray(x, dtype=float)
     return float(x) if x.ndim == 0 else x
@@ -131,6 +138,7 @@ def step_time(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype:
     check_positive("batch", batch)
     check_nonnegative("context", context)
     check_at_least("tokens_per_seq", tokens_per_seq, 1)
+    _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
     flops = _compute_rate(chip, weight_dtype, compute_dtype)
     kv_seq = m.kv_bytes_per_sequence(context, kv_dtype)          # = L_ctx · b_kv, bytes per sequence
     batch_a = np.asarray(batch, dtype=float)
@@ -189,6 +197,7 @@ def balance_batch(hw, model, weight_dtype: str = "bf16", context=0, kv_dtype: st
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
     check_nonnegative("context", context)
+    _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
     flops = _compute_rate(chip, weight_dtype, compute_dtype)
     weights_s = m.total_params * dtype_bytes(weight_dtype, "weight_dtype") / chip.hbm_bandwidth
     compute_per_seq = FLOPS_PER_MAC * m.active_params / flops

@@ -170,12 +170,13 @@ def fmt(value, unit: str = "", digits: int = 3, binary: bool = False) -> str:
         return f"{x:.{digits}g} {suffix}"
     if ax < 1:
         return f"{_sig(x, digits)}{sep}{suffix}"
-    for scale, pre in _SI:
+    for i, (scale, pre) in enumerate(_SI):
         if ax >= scale:
             body = _sig(x / scale, digits)
-            if float(body) >= 1000 and scale < 1e18:   # rounding carried into the next prefix
-                continue
-            return f"{body}{sep}{pre}{suffix}" if not suffix else f"{body} {pre}{suffix}"
+            if abs(float(body)) >= 1000 and i > 0:     # rounding carried into the next prefix
+                scale, pre = _SI[i - 1]
+                body = _sig(x / scale, digits)
+            return f"{body}{sep}{pre}{suffix}"
     return f"{_sig(x, digits)}{sep}{suffix}"
 
 
