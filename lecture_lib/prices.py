@@ -31,6 +31,7 @@ class Price:
     long_context_threshold: int | None = None     # prompt tokens
     input_long: float | None = None
     output_long: float | None = None
+    speedup: float | None = None          # claimed output tokens/s vs the standard tier ("up to")
     notes: str = ""
 
     @property
@@ -77,7 +78,7 @@ PRICES: list[Price] = [
     Price("Anthropic", "claude-opus-4.6", "standard", 5.00, 25.00, _ANTHROPIC, 0.50, 6.25, 10.00,
           200_000, 10.00, 37.50, notes="long-context prices from the 2x/1.5x multiplier [R]"),
     Price("Anthropic", "claude-opus-4.6", "fast", 30.00, 150.00, _FAST, None, None, None,
-          200_000, 60.00, 225.00),
+          200_000, 60.00, 225.00, speedup=2.5, notes="'up to 2.5x higher output tokens per second'"),
     Price("Anthropic", "claude-opus-5", "standard", 5.00, 25.00, _ANTHROPIC, 0.50, 6.25, 10.00),
     Price("Anthropic", "claude-opus-5", "fast", 10.00, 50.00, _OPUS5_FAST, notes="2x standard"),
     Price("Anthropic", "claude-sonnet-4.5", "standard", 3.00, 15.00, _ANTHROPIC, 0.30, 3.75, 6.00,

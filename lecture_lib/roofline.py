@@ -37,7 +37,7 @@ t_step_expr = sp.Max(t_compute_expr, t_mem_expr)
 step_time_eq = sp.Eq(T_step, t_step_expr)
 
 #: dollars per generated token: the pass's rental cost over the tokens it produces
-cost_per_token_expr = t_step_expr * n_chips * p_chip / (HOUR * B * l_pass)
+cost_per_token_expr = t_step_expr * n_chips * p_chip / (sp.Integer(3600) * B * l_pass)
 #: HBM drain time: read the whole memory once
 drain_time_expr = C_hbm / BW
 
@@ -159,6 +159,26 @@ def cost_per_token(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_d
     return _scalar(r.total * chip.n_chips * dollars_per_chip_hour / HOUR / r.tokens)
 
 
+@dataclass(frozen=True)
+class CostParts:
+    """Dollars per generated token, split like the lecture's Graph 2 (floats or arrays)."""
+    compute: object     # flat in batch: the cost floor
+    weights: object     # falls as 1/B: the amortized weight fetch
+    kv: object          # flat in batch: every sequence reads its own cache
+    memory: object      # weights + kv
+    total: object       # max(compute, memory) = cost_per_token
+
+
+def cost_parts(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
+               dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None) -> CostParts:
+    """Each part of the step time priced per token: part x chips x $/chip-hour / 3600 / tokens ($/token)."""
+    check_positive("dollars_per_chip_hour", dollars_per_chip_hour)
+    chip = hardware.resolve(hw)
+    r = step_time(chip, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype)
+    per_second = chip.n_chips * dollars_per_chip_hour / HOUR / r.tokens      # $/token per second of step
+    return CostParts(*(_scalar(x * per_second) for x in (r.compute, r.weights, r.kv, r.memory, r.total)))
+
+
 def tokens_per_second(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
                       tokens_per_seq=1, compute_dtype: str | None = None):
     """Tokens per second the whole system produces (batch x tokens per sequence / step time)."""
@@ -248,7 +268,7 @@ def kv_tokens_read(context, attention: str = "dense"):
     raise ValueError(f"attention must be 'dense' or 'sqrt', got {attention!r}")
 
 
-__all__ = ["StepTime", "step_time", "cost_per_token", "tokens_per_second", "drain_time",
+__all__ = ["StepTime", "CostParts", "step_time", "cost_per_token", "cost_parts", "tokens_per_second", "drain_time",
            "balance_batch", "balance_context", "max_batch", "hardware_ratio", "lecture_ratio",
            "kv_tokens_read", "t_compute_expr", "t_weights_expr", "t_kv_expr", "t_mem_expr",
            "t_step_expr", "step_time_eq", "cost_per_token_expr", "drain_time_expr",

@@ -145,6 +145,11 @@ def fmt(value, unit: str = "", digits: int = 3, binary: bool = False) -> str:
             return f"{_sig(x / HOUR, digits)} h"
         if ax >= 120:
             return f"{_sig(x / 60, digits)} min"
+    if unit == "params":               # parameter counts read best in the field's short scale: 671B
+        for scale, pre in [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")]:
+            if abs(x) >= scale:
+                return f"{_sig(x / scale, digits)}{pre} params"
+        return f"{_sig(x, digits)} params"
     if unit not in _UNITS:
         raise ValueError(f"fmt: unknown unit {unit!r}; use one of {sorted(_UNITS) + ['$']}")
     suffix, small = _UNITS[unit]

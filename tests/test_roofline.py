@@ -73,6 +73,18 @@ def test_cost_per_token_is_time_over_batch_times_rent():
         == pytest.approx(1000 / r.total)
 
 
+def test_cost_parts_price_each_part_of_the_step():
+    rack = hardware.get("GB200-NVL72")
+    batch = np.array([1.0, 100.0, 5000.0])
+    r = roofline.step_time(rack, "DeepSeek-V3", batch=batch, context=4000, weight_dtype="fp8")
+    c = roofline.cost_parts(rack, "DeepSeek-V3", batch=batch, context=4000, weight_dtype="fp8", dollars_per_chip_hour=3.0)
+    rent_per_s = 72 * 3.0 / 3600
+    np.testing.assert_allclose(c.weights, r.weights * rent_per_s / batch)
+    np.testing.assert_allclose(c.compute, np.full(3, c.compute[0]))          # the flat floor
+    np.testing.assert_allclose(c.total, roofline.cost_per_token(rack, "DeepSeek-V3", batch, 4000, "fp8", dollars_per_chip_hour=3.0))
+    np.testing.assert_allclose(c.total, np.maximum(c.compute, c.weights + c.kv))
+
+
 def test_balance_batch_lecture_form_equals_course_form():
     chip, m = hardware.get("H100-SXM"), models.get("Llama-3-70B")
     # course form: (F / BW) x (b_w / 2) x (N_tot / N_act); lecture form: (MAC/s / weight-params/s) x N_tot/N_act

@@ -8,7 +8,7 @@ check (check(), slip detection, result records), assign (solutions/ -> exercises
 grader), flashcards (deck, spaced repetition, widget, terminal drill, Anki export), deck (the cards).
 """
 from .check import AnswerError, NotAnsweredError, WrongAnswerError, RESULTS, check
-from .problems import Problem, Slip, get, load_banks, register
+from .problems import Problem, Slip, get, load_banks, register, show_choices
 
 __all__ = ["check", "AnswerError", "NotAnsweredError", "WrongAnswerError", "RESULTS",
-           "Problem", "Slip", "get", "load_banks", "register"]
+           "Problem", "Slip", "get", "load_banks", "register", "show_choices"]

@@ -133,7 +133,7 @@ def _as_number(answer, problem: Problem) -> float:
         raise WrongAnswerError(f"Your answer is {answer}, a boolean; give a number{unit}.")
     if isinstance(answer, str):
         raise WrongAnswerError(f"Your answer is a string ({answer!r}); give a plain number{unit}, "
-                               f"without quotes or unit, e.g. answer = 12.5")
+                               f"without quotes or unit, e.g. answer = 12.5.")
     if isinstance(answer, (list, tuple, set, dict)) or (hasattr(answer, "shape") and
                                                         getattr(answer, "shape", ()) != ()):
         n = len(answer) if hasattr(answer, "__len__") else "several"
@@ -271,10 +271,11 @@ def check(problem_id: str, answer) -> None:
         msg = f"{pid}: not answered yet: replace the ... with your answer{unit}."
         _record(Result(pid, "unanswered", 0, maxp, msg))
         raise NotAnsweredError(msg)
+    malformed = False
     try:
         ok, why = _CHECKERS[problem.kind](problem, answer)
-    except AnswerError as exc:
-        ok, why = False, str(exc)
+    except AnswerError as exc:   # not the kind of value asked for: say so, no hint spent
+        ok, why, malformed = False, str(exc), True
     except Exception as exc:   # a bug computing the expected value, not the learner's fault
         msg = (f"{pid}: could not check this answer: internal error {type(exc).__name__}: {exc} "
                "(please report it).")
@@ -285,8 +286,8 @@ def check(problem_id: str, answer) -> None:
         _record(Result(pid, "correct", maxp, maxp, msg))
         print(msg)
         return None
-    n = _attempts[pid] = _attempts.get(pid, 0) + 1
-    if problem.hints:
+    n = _attempts[pid] = _attempts.get(pid, 0) + (0 if malformed else 1)
+    if problem.hints and not malformed:
         why += f" Hint: {problem.hints[min(n, len(problem.hints)) - 1]}"
     msg = f"✗ {pid}: {why}"
     _record(Result(pid, "wrong", 0, maxp, msg))

@@ -127,3 +127,15 @@ def problems_for(notebook: str) -> list[Problem]:
     """All problems of one notebook ('01'), in registration order."""
     load_banks()
     return [p for p in PROBLEMS.values() if p.notebook == notebook]
+
+
+def show_choices(problem_id: str) -> None:
+    """Print the options of a multiple-choice problem (answer with the letter, as a string)."""
+    p = get(problem_id)
+    for letter, text in p.choices.items():
+        print(f"  ({letter}) {text}")
+
+
+def nbgrader_id(problem_id: str) -> str:
+    """nbgrader grade ids allow only letters, digits, _ and -: '01.t_compute_ms' -> '01_t_compute_ms'."""
+    return problem_id.replace(".", "_")

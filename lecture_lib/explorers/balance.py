@@ -1,0 +1,64 @@
+"""Chapter 1 (second half) explorers: the balance batch vs context, the train schedule, fast mode.
+
+Controls map one-to-one onto the parameters of the plots in lecture_lib.plots.balance.
+"""
+from __future__ import annotations
+
+from .. import hardware, models
+from ..plots import balance as bplots
+from ..units import fmt
+from .base import Explorer, choice_slider, dropdown
+
+DTYPES = ["fp4", "fp8", "bf16"]
+PERIODS_MS = [5, 10, 15, 20, 25, 30, 40, 50]
+RATES = [250, 500, 1_000, 1_500, 2_000, 2_500, 2_800, 3_000, 3_100, 3_200, 3_500, 4_000, 5_000]
+SEATS = [16, 32, 64, 128, 256]
+MULTIPLES = [1, 1.5, 2, 2.5, 3, 4, 6, 8, 10, 20, 50, 100]
+CONTEXTS = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]
+
+
+def _labelled(values, unit=""):
+    return [(fmt(v, unit) if unit else f"{v:g}", v) for v in values]
+
+
+class BalanceExplorer(Explorer):
+    """B* with the KV cache vs context for any system, model and number formats; the wall past which no batch balances."""
+
+    title = "Balance batch vs context: where the KV reads make decode memory-bound at every batch"
+
+    def make_plot(self):
+        return bplots.BalancePlot()
+
+    def make_controls(self):
+        return {"hw": dropdown(hardware.names(), "GB200-NVL72", "system"),
+                "model": dropdown(models.names(), "DeepSeek-V3", "model"),
+                "weight_dtype": dropdown(DTYPES, "fp8", "weights"),
+                "kv_dtype": dropdown(DTYPES, "bf16", "KV cache")}
+
+
+class TrainExplorer(Explorer):
+    """The train schedule: step period, arrival rate and seats per train -> latency distribution."""
+
+    title = "The train that leaves every T: wait + ride, and what happens when trains fill up"
+
+    def make_plot(self):
+        return bplots.TrainPlot()
+
+    def make_controls(self):
+        return {"period_ms": choice_slider(_labelled(PERIODS_MS), 20, "step period (ms)"),
+                "arrival_rate": choice_slider(_labelled(RATES), 2_000, "arrivals per second"),
+                "capacity": choice_slider(_labelled(SEATS), 64, "seats per train (batch)")}
+
+
+class FastModeExplorer(Explorer):
+    """Fast mode: price multiple -> batch -> speed-up, saturating at the weight-read floor."""
+
+    title = "Fast mode: how much speed a higher price per token buys"
+
+    def make_plot(self):
+        return bplots.FastModePlot()
+
+    def make_controls(self):
+        return {"multiple": choice_slider(_labelled(MULTIPLES), 6, "price multiple"),
+                "scenario": dropdown(list(bplots.FAST_SCENARIOS), bplots.FastModePlot.DEFAULT_SCENARIO, "scenario"),
+                "context": choice_slider(_labelled(CONTEXTS), 100_000, "context (tokens)")}

@@ -1,0 +1,91 @@
+"""Chapter 1 explorers: the lecture's latency and cost graphs, and the context slope, live.
+
+Controls map one-to-one onto the parameters of the plots in lecture_lib.plots.roofline.
+"""
+from __future__ import annotations
+
+from .. import hardware, models
+from ..plots import roofline as rplots
+from ..units import fmt
+from .base import Explorer, choice_slider, dropdown, float_slider, range_slider
+
+DTYPES = ["fp4", "fp8", "bf16"]
+CONTEXTS = [0, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000,
+            500_000, 1_000_000]
+BATCHES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000,
+           100_000, 200_000, 500_000, 1_000_000]
+CONTEXT_RANGE = [100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
+
+def _labelled(values):
+    return [(fmt(v), v) for v in values]
+
+
+def common_controls(defaults: dict) -> dict:
+    """System, model and the two number formats, shared by the chapter-1 explorers."""
+    return {
+        "hw": dropdown(hardware.names(), defaults["hw"], "system"),
+        "model": dropdown(models.names(), defaults["model"], "model"),
+        "weight_dtype": dropdown(DTYPES, defaults["weight_dtype"], "weights"),
+        "kv_dtype": dropdown(DTYPES, defaults["kv_dtype"], "KV cache"),
+    }
+
+
+def _draw(plot, values):
+    """plot.update(**values), with a widget-friendly message when the chip lacks the dtype."""
+    chip = hardware.resolve(values["hw"])
+    wd = values["weight_dtype"]
+    if wd not in chip.dtypes:
+        offered = [d for d in chip.dtypes if d in DTYPES]
+        raise ValueError(f"{chip.name} has no published {wd} tensor rate; choose weights in one of "
+                         f"{', '.join(offered)}.")
+    plot.update(**values)
+
+
+class LatencyExplorer(Explorer):
+    """Graph 1 live: step time vs batch; watch the regime flip as the context grows."""
+
+    title = "Latency of one decode step vs batch (lecture graph 1)"
+    plot_class = rplots.LatencyVsBatch
+
+    def make_plot(self):
+        return self.plot_class()
+
+    def draw(self, **values):
+        _draw(self.plot, values)
+
+    def make_controls(self):
+        d = self.plot.params
+        return {**common_controls(d),
+                "context": choice_slider(_labelled(CONTEXTS), d["context"], "context (tokens)"),
+                "batch_range": range_slider(_labelled(BATCHES), tuple(d["batch_range"]), "batch range")}
+
+
+class CostExplorer(LatencyExplorer):
+    """Graph 2 live: dollars per million tokens vs batch at a rental price per chip-hour."""
+
+    title = "Cost per token vs batch (lecture graph 2)"
+    plot_class = rplots.CostVsBatch
+
+    def make_controls(self):
+        return {**super().make_controls(),
+                "dollars_per_chip_hour": float_slider(self.plot.params["dollars_per_chip_hour"],
+                                                      0.5, 10.0, 0.5, "$/chip-hour")}
+
+
+class ContextSlopeExplorer(Explorer):
+    """Per-sequence compute vs KV time over context: where decode turns memory-bound for good."""
+
+    title = "Per-sequence compute vs KV reads over context (dense and sqrt-sparse attention)"
+
+    def make_plot(self):
+        return rplots.ContextSlopes()
+
+    def draw(self, **values):
+        _draw(self.plot, values)
+
+    def make_controls(self):
+        d = self.plot.params
+        return {**common_controls(d),
+                "context_range": range_slider(_labelled(CONTEXT_RANGE), tuple(d["context_range"]),
+                                              "context range")}

@@ -1,0 +1,68 @@
+"""The lecture itself: its video, official chapters (start times in seconds) and the course notebooks.
+
+Reiner Pope, "The math behind how LLMs are trained and served", Dwarkesh Podcast, 2026-04-29.
+
+    lecture.video_url(1929)     # 'https://youtu.be/xmkSf5IS-zw?t=1929'
+    lecture.CHAPTERS[0].title
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+VIDEO_ID = "xmkSf5IS-zw"
+DURATION_S = 8030          # the audio is listed at 8,030 s (about 2 h 13 min)
+
+
+def video_url(seconds: float = 0) -> str:
+    """Link to the lecture video at `seconds` from the start."""
+    return f"https://youtu.be/{VIDEO_ID}?t={int(seconds)}"
+
+
+def timestamp(seconds: float) -> str:
+    """'0:32:09' style."""
+    s = int(seconds)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+@dataclass(frozen=True)
+class Chapter:
+    number: int
+    start_s: int
+    title: str          # the official chapter title
+
+
+CHAPTERS = [
+    Chapter(1, 0, "How batch size affects token cost and speed"),
+    Chapter(2, 32 * 60 + 9, "How MoE models are laid out across GPU racks"),
+    Chapter(3, 47 * 60 + 12, "How pipeline parallelism spreads model layers across racks"),
+    Chapter(4, 3600 + 3 * 60 + 37, 'Why Ilya said, "As we now know, pipelining is not wise."'),
+    Chapter(5, 3600 + 18 * 60 + 59, "Because of RL, models may be 100x over-trained beyond Chinchilla-optimal"),
+    Chapter(6, 3600 + 33 * 60 + 2, "Deducing long context memory costs from API pricing"),
+    Chapter(7, 2 * 3600 + 4 * 60 + 2, "Convergent evolution between neural nets and cryptography"),
+]
+
+
+@dataclass(frozen=True)
+class Notebook:
+    file: str           # under notebooks/
+    topic: str
+    start_s: int | None  # where in the lecture it starts (None: not tied to the video)
+    end_s: int | None
+
+
+_C = {c.number: c.start_s for c in CHAPTERS}
+BALANCE_BATCH_S = 16 * 60   # ~16:00, where the balance-batch derivation starts (±1 min, third-party summaries)
+
+NOTEBOOKS = [
+    Notebook("00_start_here.ipynb", "how to use the course; notation, hardware and model tables", None, None),
+    Notebook("01_roofline_and_batching.ipynb", "roofline: latency and cost per token vs batch", 0, BALANCE_BATCH_S),
+    Notebook("02_balance_batch.ipynb", "the balance batch, drain time, throughput, sparsity", BALANCE_BATCH_S, _C[2]),
+    Notebook("03_moe_on_racks.ipynb", "MoE layout, expert parallelism, scale-up vs scale-out", _C[2], _C[3]),
+    Notebook("04_pipeline_parallelism.ipynb", "pipeline parallelism and its bubbles", _C[3], _C[4]),
+    Notebook("05_memory_wall.ipynb", "the memory wall: why pipelining does not shrink KV", _C[4], _C[5]),
+    Notebook("06_overtraining.ipynb", "6ND and ~100x past Chinchilla", _C[5], _C[6]),
+    Notebook("07_prices_as_evidence.ipynb", "deducing KV bytes and memory tiers from API prices", _C[6], _C[7]),
+    Notebook("08_nets_and_ciphers.ipynb", "mixing, Feistel networks and reversible layers", _C[7], DURATION_S),
+    Notebook("09_reality_check.ipynb", "the bounds against measurements", None, None),
+    Notebook("flashcards.ipynb", "the drill over the whole deck", None, None),
+]
