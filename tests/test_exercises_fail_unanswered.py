@@ -4,7 +4,6 @@ import importlib
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import nbformat
 import pytest

@@ -3,7 +3,6 @@ import io
 import json
 import random
 from collections import Counter
-from types import SimpleNamespace
 
 import pytest
 

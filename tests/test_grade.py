@@ -3,8 +3,11 @@
 Kept fast: one grade call for solutions/, one for exercises/, and ONE call for a whole class of
 awkward submissions (raises, loops, os._exit, os.kill, not JSON, missing problems, memory hog).
 """
+import contextlib
 import csv
 import importlib
+import io
+import sys
 from pathlib import Path
 
 import nbformat
@@ -41,20 +44,26 @@ def official(tmp_path_factory):
 
 def test_solutions_get_full_marks(official):
     out, _, _ = official
-    row = read_csv(out / "sol.csv")[Path(NAME).stem]
-    assert float(row["total"]) == float(row["max"]) == MAX
+    rows = read_csv(out / "sol.csv")
+    assert set(rows) == {p.stem for p in (ROOT / "solutions").glob("*.ipynb")}
+    for student, row in rows.items():          # every solutions notebook, full marks
+        assert float(row["total"]) == float(row["max"]) > 0, (student, row)
+    row = rows[Path(NAME).stem]
+    assert float(row["max"]) == MAX
     for pid in IDS:
         assert float(row[pid]) == load_banks()[pid].points
 
 
 def test_exercises_get_zero_not_answered(official):
     out, _, _ = official
-    row = read_csv(out / "ex.csv")[Path(NAME).stem]
-    assert float(row["total"]) == 0 and float(row["max"]) == MAX
-    assert all(float(row[pid]) == 0 for pid in IDS)
-    text = (out / "fb_ex" / f"{Path(NAME).stem}.md").read_text()
-    assert text.count("unanswered") == len(IDS)
-    assert "not answered yet" in text
+    rows = read_csv(out / "ex.csv")
+    assert set(rows) == {p.stem for p in (ROOT / "exercises").glob("*.ipynb")}
+    for student, row in rows.items():          # every exercise notebook, every problem 0
+        assert float(row["total"]) == 0 and float(row["max"]) > 0, (student, row)
+        text = (out / "fb_ex" / f"{student}.md").read_text()
+        n = len(grade.assignment_problems(ROOT / "solutions")[f"{student}.ipynb"])
+        assert text.count("| unanswered |") == n and "not answered yet" in text
+    assert float(rows[Path(NAME).stem]["max"]) == MAX
 
 
 def test_grading_official_folders_changes_nothing(official):
@@ -90,7 +99,8 @@ def awkward_class(tmp_path_factory):
     w = lambda name, nb: nbformat.write(nb, sub / name)   # noqa: E731
     # raises in its first cell, tries to take 64 GB (the memory cap makes that a MemoryError) and
     # calls sys.exit (IPython turns it into an error): every check still runs
-    nb = _nb_with(1, ["raise RuntimeError('boom')", "x = bytearray(64 * 2**30)"])
+    hog = ["x = bytearray(64 * 2**30)"] if sys.platform == "linux" else []   # RLIMIT_AS: Linux only
+    nb = _nb_with(1, ["raise RuntimeError('boom')"] + hog)
     nb.cells.insert(9, nbformat.v4.new_code_cell("import sys; sys.exit(3)", id="exit"))
     nbformat.write(nb, sub / "troublemaker.ipynb")
     # answers problem 1 right, then loops forever
@@ -108,8 +118,6 @@ def awkward_class(tmp_path_factory):
     nbformat.write(fill_from_solutions(ROOT / "exercises" / NAME), alice / NAME)
     before = digests(base)
     out = base / "out"
-    import io
-    import contextlib
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         status = cli(["grade", str(sub), str(base / "class"), "--timeout", str(TIMEOUT_S),
@@ -158,3 +166,18 @@ def test_no_submission_is_modified(awkward_class):
 def test_grade_rejects_missing_paths(tmp_path, capsys):
     assert cli(["grade", str(tmp_path / "nope")]) == 2
     assert cli(["grade", str(tmp_path)]) == 2      # an empty folder: nothing to grade
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is only enforced on Linux")
+def test_kernel_memory_cap(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import resource\nprint(resource.getrlimit(resource.RLIMIT_AS)[0])"),
+        nbformat.v4.new_code_cell("x = bytearray(3 * 2**30)"),    # 3 GiB: more than the 2 GiB cap
+        nbformat.v4.new_code_cell("print('still alive')"),
+    ])
+    nbformat.write(nb, tmp_path / "mem.ipynb")
+    records, notes, executed = grade.run_notebook(tmp_path / "mem.ipynb", timeout=30, memory_mb=2048)
+    assert notes == []
+    assert executed.cells[0].outputs[0]["text"].strip() == str(2048 * 2**20)
+    assert executed.cells[1].outputs[0]["ename"] == "MemoryError"
+    assert executed.cells[2].outputs[0]["text"].strip() == "still alive"

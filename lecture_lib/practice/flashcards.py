@@ -358,4 +358,6 @@ def main(args, stdin=None, stdout=None) -> int:
         print(f"wrote {n} cards to {args.export} (Anki: File > Import, fields separated by tabs)",
               file=stdout or sys.stdout)
         return 0
-    return run_terminal(Session(items, Progress(), None, rng), stdin, stdout)
+    import io
+    progress = Progress(log=io.StringIO())     # run_terminal reports a set-aside file itself
+    return run_terminal(Session(items, progress, None, rng), stdin, stdout)

@@ -20,6 +20,7 @@ LECTURE_LIB_RESULTS, which the grader reads afterwards. Limits per notebook:
   killed and the checks that already ran still count;
 - memory: the kernel's address space is capped with RLIMIT_AS at `--memory-mb` MB (default 4096,
   env LECTURE_LIB_GRADE_MEMORY_MB; 0 = no cap; Linux only, macOS/Windows do not enforce it).
+- output: at most MAX_OUTPUT_CHARS (5 million characters) of cell output are kept per notebook.
 A problem whose check never ran scores 0, "not reached / not answered". A notebook that is not valid
 JSON, raises, loops, exits or kills its kernel is reported and scored; the batch goes on.
 
@@ -152,6 +153,26 @@ def _kernel_manager(env: dict):
     return km
 
 
+MAX_OUTPUT_CHARS = 5_000_000   # outputs kept per notebook: a print flood cannot eat the grader's memory
+
+
+def _capped_client_class():
+    from nbclient import NotebookClient
+
+    class CappedClient(NotebookClient):
+        """Keeps at most MAX_OUTPUT_CHARS of output per notebook (errors are always kept)."""
+        _kept = 0
+
+        def output(self, outs, msg, display_id, cell_index):
+            if msg.get("msg_type") != "error":
+                self._kept += len(str(msg.get("content", "")))
+                if self._kept > MAX_OUTPUT_CHARS:
+                    return None
+            return super().output(outs, msg, display_id, cell_index)
+
+    return CappedClient
+
+
 def _make_sure_dead(km) -> None:
     """Kill the kernel process if nbclient's own clean-up left it running."""
     proc = getattr(getattr(km, "provisioner", None), "process", None)
@@ -169,7 +190,6 @@ def run_notebook(path: Path, timeout: float = DEFAULT_TIMEOUT_S, memory_mb: int 
     The submission file itself is only read. Records are the JSON lines written by check().
     """
     import nbformat
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
     notes: list[str] = []
@@ -197,7 +217,7 @@ def run_notebook(path: Path, timeout: float = DEFAULT_TIMEOUT_S, memory_mb: int 
             "PYTHONPATH": os.pathsep.join(filter(None, [pkg_parent, os.environ.get("PYTHONPATH")])),
         }
         deadline = time.monotonic() + timeout
-        client = NotebookClient(
+        client = _capped_client_class()(
             nb, km=_kernel_manager(env), allow_errors=True, interrupt_on_timeout=False,
             timeout_func=lambda cell: max(1, int(deadline - time.monotonic() + 0.999)),
             startup_timeout=max(5, int(min(60, timeout))),
