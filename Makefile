@@ -15,8 +15,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
+# root (containers, some cloud boxes) needs --allow-root; nobody else gets it
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 test: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -q
