@@ -124,3 +124,24 @@ def test_solution_notebooks_are_clean_and_nbgrader_ready(path):
         assert "BEGIN SOLUTION" not in ex_cell.source
     assert checks >= 8
     assert len(nb.cells) == len(ex.cells)
+
+
+def test_regenerating_keeps_a_learners_answers_as_a_backup(tmp_path):
+    """`assign` over an exercise a learner has filled in must not lose their work."""
+    import shutil
+
+    from lecture_lib.practice import assign
+
+    root = Path(__file__).resolve().parents[1]
+    shutil.copytree(root / "solutions", tmp_path / "solutions", ignore=shutil.ignore_patterns("*.py"))
+    exercises = tmp_path / "exercises"
+    assert assign.generate(tmp_path / "solutions", exercises) == 0
+    target = sorted(exercises.glob("*.ipynb"))[0]
+    worked = target.read_text(encoding="utf-8").replace("answer = ...", "answer = 42.0", 1)
+    assert worked != target.read_text(encoding="utf-8")
+    target.write_text(worked, encoding="utf-8")
+    assert assign.generate(tmp_path / "solutions", exercises) == 0
+    backups = list(exercises.glob(target.name + ".bak-*"))
+    assert len(backups) == 1 and backups[0].read_text(encoding="utf-8") == worked
+    assert "answer = 42.0" not in target.read_text(encoding="utf-8")
+    assert assign.generate(tmp_path / "solutions", exercises, check_only=True) == 0

@@ -24,6 +24,9 @@ Markdown cell (worked explanation, hidden in the exercise), e.g.
 
 is replaced by a line saying that the explanation is in the solutions notebook.
 
+Regenerating never loses work: an exercise notebook that differs from what would be written (a learner's
+answers, say) is first copied to `NAME.ipynb.bak-YYYYmmdd-HHMMSS` beside it.
+
 The output is deterministic (outputs and execution counts stripped, cell ids kept, nbformat's stable
 JSON), so `assign --check` compares bytes: it fails, naming the files, when exercises/ is missing a
 notebook, has an extra one, or differs from what would be generated (e.g. after a hand edit).
@@ -31,8 +34,11 @@ notebook, has an extra one, or differs from what would be generated (e.g. after 
 from __future__ import annotations
 
 import copy
+import os
 import re
+import shutil
 import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -139,7 +145,13 @@ def generate(solutions: Path, exercises: Path, check_only: bool = False, out=Non
         for name, text in expected.items():
             target = exercises / name
             if not target.exists() or target.read_text(encoding="utf-8") != text:
-                target.write_text(text, encoding="utf-8")
+                if target.exists():      # it may hold a learner's answers: never lose them
+                    backup = target.with_name(f"{target.name}.bak-{time.strftime('%Y%m%d-%H%M%S')}")
+                    shutil.copy2(target, backup)
+                    print(f"kept the previous {target.name} as {backup.name}", file=out)
+                tmp = target.with_name(f".{target.name}.tmp")
+                tmp.write_text(text, encoding="utf-8")
+                os.replace(tmp, target)
                 print(f"wrote {target}", file=out)
         for extra in sorted(set(p.name for p in exercises.glob("*.ipynb")) - set(expected)):
             print(f"note: {exercises / extra} has no source in {solutions}/ (left alone)", file=out)
