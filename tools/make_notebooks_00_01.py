@@ -1,15 +1,16 @@
 """Generate notebooks/00_start_here.ipynb and 01_roofline_and_batching.ipynb (no outputs).
 
-    .venv/bin/python notebooks/_make_ch1.py
+    .venv/bin/python tools/make_notebooks_00_01.py [OUTPUT_DIR]     (default: notebooks/)
 
 The .ipynb files are committed; edit this script and re-run it rather than editing them by hand.
 """
+import sys
 from pathlib import Path
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "notebooks"
 
 
 def build(cells, path):
@@ -23,7 +24,7 @@ def build(cells, path):
         cell["id"] = f"{path.stem[:2]}-{i:03d}"
     nbformat.validate(nb)
     path.write_text(nbformat.writes(nb) + "\n")
-    print("wrote", path.relative_to(HERE.parent))
+    print("wrote", path)
 
 
 def md(text):

@@ -1,6 +1,6 @@
 """Generate notebooks/02_balance_batch.ipynb (no outputs).
 
-    .venv/bin/python notebooks/_make_02.py
+    .venv/bin/python tools/make_notebook_02.py
 
 The .ipynb is committed; edit this script and re-run it rather than editing the notebook by hand.
 """
@@ -727,6 +727,6 @@ for i, cell in enumerate(nb.cells):      # stable ids: regenerating gives the sa
     cell.id = f"nb02-{i:03d}"
 nbformat.validate(nb)
 from pathlib import Path
-out = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parent / "02_balance_batch.ipynb")
+out = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[1] / "notebooks" / "02_balance_batch.ipynb")
 nbformat.write(nb, out)
 print("wrote", out, len(cells), "cells")

@@ -1,6 +1,6 @@
 """Generate solutions/02_balance_batch.ipynb (nbgrader-style markers; no outputs).
 
-    .venv/bin/python solutions/_make_02.py && .venv/bin/python -m lecture_lib assign
+    .venv/bin/python tools/make_solutions_02.py && .venv/bin/python -m lecture_lib assign
 
 The .ipynb is committed; edit this script and re-run it (then `assign`) rather than editing by hand.
 """
@@ -243,6 +243,6 @@ for i, cell in enumerate(nb.cells):      # stable ids: regenerating gives the sa
     cell.id = f"sol02-{i:03d}"
 nbformat.validate(nb)
 from pathlib import Path
-out = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parent / "02_balance_batch.ipynb")
+out = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[1] / "solutions" / "02_balance_batch.ipynb")
 nbformat.write(nb, out)
 print("wrote", out, len(cells), "cells")
