@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .units import GB, MS, TB
+
 VIDEO_ID = "xmkSf5IS-zw"
 DURATION_S = 8030          # the audio is listed at 8,030 s (about 2 h 13 min)
 
@@ -66,3 +68,31 @@ NOTEBOOKS = [
     Notebook("09_reality_check.ipynb", "the bounds against measurements", None, None),
     Notebook("flashcards.ipynb", "the drill over the whole deck", None, None),
 ]
+
+
+# --- what the lecture said: quoted figures, shown beside every computed number -------------------
+#: the lecture's own numbers, as said on the blackboard (errata in the comments; see syllabus section 6)
+SAID = {
+    "ratio": 300,                    # "FLOPs / mem_bw ≈ 300 on most GPUs" (FP4 multiplies, ½ byte each)
+    "dsv3_active_experts": 32,       # "32 of 256 experts active"  (erratum 1: really 8 routed + 1 shared)
+    "dsv3_experts": 256,
+    "dsv3_total_params": 700e9,      # "about 700B total" (erratum 2: 671B)
+    "dsv3_active_params": 37e9,
+    "dsv3_balance_batch": 2400,      # 300 × 8
+    "step_s": 20 * MS,               # "a train leaves every 20 ms"
+    "worst_latency_s": 40 * MS,      # 20 ms waiting + 20 ms riding
+    "steps_per_second": 64,          # "tokens/s ≈ 64 × B"
+    "batch": 2000,                   # "about 2,000 sequences"
+    "deployment_tok_s": 128_000,     # 64 × 2,000
+    "fraction_of_gemini": 1 / 1000,  # "one deployment ≈ 1/1000 of Gemini"
+    "rubin_capacity": 288 * GB,      # Rubin: 288 GB / 20 TB/s ≈ 15 ms
+    "rubin_bandwidth": 20 * TB,
+    "rubin_drain_s": 15 * MS,
+    "drain_s": 20 * MS,              # "about 20 ms across many HBM generations"
+    "fast_price": 6.0,               # fast mode: about 6× the price ...
+    "fast_speed": 2.5,               # ... for about 2.5× the speed
+    "without_batching": 1000,        # "about 1000× worse without batching"
+    "expert_multiple": 64,           # "64× for 4×" (Clark et al. 2022)
+    "quality_multiple": 4,
+    "gpu_dollars_per_hour": 2.0,
+}

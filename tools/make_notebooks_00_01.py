@@ -226,7 +226,7 @@ The lecture rounds DeepSeek-V3 to "about 700B total, 37B active". The model card
 the 14B multi-token-prediction module): close enough for the blackboard, but we use the card.
 """),
 code(r"""
-LECTURE_TOTAL, LECTURE_ACTIVE = 700e9, 37e9      # the lecture's "~700B total, 37B active"
+LECTURE_TOTAL, LECTURE_ACTIVE = lecture.SAID["dsv3_total_params"], lecture.SAID["dsv3_active_params"]
 say(f"total: lecture {fmt(LECTURE_TOTAL, 'params')}, model card {fmt(m.total_params, 'params')} "
     f"({(m.total_params / LECTURE_TOTAL - 1):+.0%}); active: both {fmt(m.active_params, 'params')}.")
 assert abs(m.total_params / LECTURE_TOTAL - 1) < 0.05 and m.active_params == LECTURE_ACTIVE
@@ -338,7 +338,7 @@ You rent the chips by the hour; the lecture uses about **$2 per GPU-hour**. A st
 n chips costs T·n·p, and it produces B tokens, so the cost per token is T·n·p / B:
 """),
 code(r"""
-GPU_HOUR = 2.0    # the lecture's "$2/hour per GPU"
+GPU_HOUR = lecture.SAID["gpu_dollars_per_hour"]    # the lecture's "$2/hour per GPU"
 show(sp.Eq(sp.Symbol("c_token"), sp.nsimplify(roofline.cost_per_token_expr)))   # $ per token; 3600 s per hour
 """),
 md(r"""
@@ -382,8 +382,8 @@ So the ratio of the two costs is B* itself:
 """),
 code(r"""
 without_batching = c_one / c_star
-LECTURE_WORSE = 1000          # the lecture: "about 1000x worse"
-LECTURE_B_STAR = 2400         # the lecture's B*, from "32 of 256 experts active" (sparsity 8) x ~300
+LECTURE_WORSE = lecture.SAID["without_batching"]      # "about 1000x worse"
+LECTURE_B_STAR = lecture.SAID["dsv3_balance_batch"]   # from "32 of 256 experts active" (sparsity 8) x ~300
 say(f"Cost at B = 1 ÷ cost at B*: **{without_batching:,.0f}×**, equal to B* ≈ {fmt(b_star)}. "
     f"The lecture says about {LECTURE_WORSE:,}× and, a few minutes later, B* ≈ {LECTURE_B_STAR:,}. "
     f"Its B* uses 32 of 256 experts active; DeepSeek-V3 routes each token to {m.experts_per_token} of "
