@@ -26,7 +26,7 @@ from . import hardware, models, roofline, traffic
 from .lecture import SAID
 from ._registry import Source
 from .notation import B, BW, F, L_ctx, N_act, N_tot, T_step, b_kv, b_w, k_act, n_exp
-from .units import FLOPS_PER_MAC, GB, MS, TB, check_at_least, check_nonnegative, check_positive, dtype_bytes
+from .units import FLOPS_PER_MAC, TB, check_at_least, check_nonnegative, check_positive, dtype_bytes
 
 # what the lecture said (shown beside every computed number) lives in lecture.SAID
 LECTURE = SAID
