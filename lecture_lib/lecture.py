@@ -95,4 +95,12 @@ SAID = {
     "expert_multiple": 64,           # "64× for 4×" (Clark et al. 2022)
     "quality_multiple": 4,
     "gpu_dollars_per_hour": 2.0,
+    # chapters 5 and 6 (the deck's cards use these until their notebooks land)
+    "model_tok_s": 50e6,             # "~50M tokens/s per model" (500M worldwide / ~10 models)
+    "deployment_days": 60,           # "two months" of deployment
+    "frontier_active_params": 100e9, # "~100B active", a guess
+    "pretrain_tokens": 200e12,       # "~200T tokens" (rounded from 2.6e14)
+    "overtraining": 100,             # "~100x past Chinchilla"
+    "price_step_context": 200_000,   # Gemini's price step at 200K tokens of context
+    "implied_kv_bytes": 1667,        # "1,667 bytes, almost 2 KB"
 }

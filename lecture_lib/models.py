@@ -19,7 +19,7 @@ import numpy as np
 from ._registry import Source, UnknownNameError, lookup
 from .units import check_nonnegative, check_positive, dtype_bytes
 
-FIGURES = ("total_params", "active_params", "architecture")
+FIGURES = ("total_params", "active_params", "architecture", "training_tokens")
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class Model:
     n_experts: int | None = None
     experts_per_token: int | None = None
     n_shared_experts: int = 0
+    training_tokens: float | None = None   # pre-training tokens, where published
     year: int | None = None
     source: Source | dict | None = None
     notes: str = ""
@@ -148,16 +149,16 @@ _PALM = Source("https://arxiv.org/abs/2204.02311", _CHECKED, "R", "PaLM paper, T
 MODELS: dict[str, Model] = {m.name: m for m in [
     Model("Llama-2-7B", 6.74e9, 6.74e9, 32, 4096, 32, 32, 128, year=2023, source=_LLAMA2),
     Model("GPT-3-175B", 175e9, 175e9, 96, 12288, 96, 96, 128, year=2020, source=_GPT3),
-    Model("Llama-3-8B", 8.03e9, 8.03e9, 32, 4096, 32, 8, 128, year=2024, source=_LLAMA3),
-    Model("Llama-3-70B", 70.6e9, 70.6e9, 80, 8192, 64, 8, 128, year=2024, source=_LLAMA3),
-    Model("Llama-3-405B", 405e9, 405e9, 126, 16384, 128, 8, 128, year=2024, source=_LLAMA3),
+    Model("Llama-3-8B", 8.03e9, 8.03e9, 32, 4096, 32, 8, 128, training_tokens=15e12, year=2024, source=_LLAMA3),
+    Model("Llama-3-70B", 70.6e9, 70.6e9, 80, 8192, 64, 8, 128, training_tokens=15e12, year=2024, source=_LLAMA3),
+    Model("Llama-3-405B", 405e9, 405e9, 126, 16384, 128, 8, 128, training_tokens=15.6e12, year=2024, source=_LLAMA3),
     Model("Mixtral-8x7B", 46.7e9, 12.9e9, 32, 4096, 32, 8, 128, n_experts=8, experts_per_token=2,
           year=2023, source=_MIXTRAL),
     Model("Qwen2.5-72B", 72.7e9, 72.7e9, 80, 8192, 64, 8, 128, year=2024, source=_QWEN25),
     Model("Qwen3-235B-A22B", 235e9, 22e9, 94, 4096, 64, 4, 128, n_experts=128, experts_per_token=8,
           year=2025, source=_QWEN3),
     Model("DeepSeek-V3", 671e9, 37e9, 61, 7168, 128, 128, 128, kv_lora_rank=512, qk_rope_dim=64,
-          n_experts=256, experts_per_token=8, n_shared_experts=1, year=2024, source=_DSV3,
+          n_experts=256, experts_per_token=8, n_shared_experts=1, training_tokens=14.8e12, year=2024, source=_DSV3,
           notes="671B excludes the 14B multi-token-prediction module; first 3 layers dense"),
     Model("Kimi-K2", 1.04e12, 32e9, 61, 7168, 64, 64, 128, kv_lora_rank=512, qk_rope_dim=64,
           n_experts=384, experts_per_token=8, n_shared_experts=1, year=2025, source=_KIMI),

@@ -62,6 +62,34 @@ def balance_context_expr():
     return solution
 
 
+#: the lecture's dimensionless hardware ratio (MAC/s over weight-params/s, "~300")
+r_lecture = sp.Symbol("r", positive=True)
+
+
+@lru_cache(maxsize=None)
+def implied_kv_bytes_expr():
+    """b_kv that puts the balance context at L_ctx, in the lecture's terms (r = F_mac·b_w/BW).
+
+    Solving L_ctx = 2·BW·N_act/(F·b_kv) for b_kv and writing F = 2·r·BW/b_w gives b_w·N_act/(r·L_ctx):
+    the lecture's "bytes = N_active / (300 × context)" with weights at one byte per parameter.
+    """
+    (solution,) = sp.solve(sp.Eq(L_ctx, balance_context_expr()), b_kv)
+    return sp.simplify(solution.subs(F, FLOPS_PER_MAC * r_lecture * BW / b_w))
+
+
+def implied_kv_bytes_per_token(active_params, context, ratio=300.0, weight_bytes_per_param=1.0):
+    """KV bytes per token that would make `context` the compute/memory crossover (bytes/token).
+
+    active_params: N_active (parameters); context: the crossover context (tokens, e.g. a price step);
+    ratio: the lecture's hardware ratio; weight_bytes_per_param: b_w (1 for fp8, the lecture's reading).
+    """
+    for name, value in (("active_params", active_params), ("context", context), ("ratio", ratio),
+                        ("weight_bytes_per_param", weight_bytes_per_param)):
+        check_positive(name, value)
+    f = sp.lambdify((N_act, L_ctx, r_lecture, b_w), implied_kv_bytes_expr(), "numpy")
+    return _scalar(f(np.asarray(active_params, float), np.asarray(context, float), ratio, weight_bytes_per_param))
+
+
 _t_compute = sp.lambdify((B, l_pass, N_act, F), t_compute_expr, "numpy")
 _t_weights = sp.lambdify((N_tot, b_w, BW), t_weights_expr, "numpy")
 _t_kv = sp.lambdify((B, L_ctx, b_kv, BW), t_kv_expr, "numpy")
@@ -272,4 +300,4 @@ __all__ = ["StepTime", "CostParts", "step_time", "cost_per_token", "cost_parts",
            "balance_batch", "balance_context", "max_batch", "hardware_ratio", "lecture_ratio",
            "kv_tokens_read", "t_compute_expr", "t_weights_expr", "t_kv_expr", "t_mem_expr",
            "t_step_expr", "step_time_eq", "cost_per_token_expr", "drain_time_expr",
-           "balance_batch_expr", "balance_context_expr"]
+           "balance_batch_expr", "balance_context_expr", "implied_kv_bytes_expr", "implied_kv_bytes_per_token"]

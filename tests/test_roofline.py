@@ -193,3 +193,24 @@ def test_unknown_names_suggest_close_matches(typo, suggestion):
 def test_names_are_case_insensitive():
     assert hardware.get("h100-sxm") is hardware.get("H100-SXM")
     assert models.get("deepseek-v3") is models.get("DeepSeek-V3")
+
+
+def test_implied_kv_bytes_from_a_price_step():
+    # the lecture's arithmetic, by hand: 1e11 / (300 x 2e5) = 1,666.7 bytes
+    assert roofline.implied_kv_bytes_per_token(1e11, 2e5, ratio=300) == pytest.approx(1e11 / (300 * 2e5))
+    # and it is the inverse of balance_context: a chip whose lecture ratio is r puts the wall there
+    chip = hardware.Chip("r300", {"fp8": 2 * 300 * 1e12}, hbm_bandwidth=1e12, hbm_capacity=1e12)
+    b = roofline.implied_kv_bytes_per_token(37e9, 2e5, ratio=roofline.lecture_ratio(chip, "fp8"))
+    m = models.Model("kvfit", 671e9, 37e9, 1, 1, 1, 1, 1)
+    # a one-layer model with b KV bytes per token: check the crossover against compute directly
+    assert 2e5 * b / chip.hbm_bandwidth == pytest.approx(2 * m.active_params / chip.flops("fp8"))
+    with pytest.raises(ValueError, match="context"):
+        roofline.implied_kv_bytes_per_token(1e11, 0)
+
+
+def test_chinchilla_and_tokens_served():
+    assert training.chinchilla_tokens(1e11) == pytest.approx(2e12)
+    assert training.overtraining(1e11, 2e14) == pytest.approx(100)
+    assert training.tokens_served(50e6, 60 * 86400) == pytest.approx(2.592e14)
+    with pytest.raises(ValueError, match="params"):
+        training.chinchilla_tokens(0)

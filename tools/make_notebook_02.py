@@ -227,9 +227,10 @@ b99 = serving.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
 b_star = serving.balance_batch_from_ratio(L["ratio"], readings["parameters"])
 show(f"DeepSeek-V3 ({dsv3.experts_per_token} of {dsv3.n_experts}): a batch of **{b99:.0f}** tokens already "
      f"touches 99% of the experts; at B* ≈ {b_star:,.0f} the untouched fraction is "
-     f"{1 - serving.experts_touched_fraction(b_star, 8, 256):.0e}.")
+     f"{1 - serving.experts_touched_fraction(b_star, dsv3.experts_per_token, dsv3.n_experts):.0e} "
+     f"(zero to double precision).")
 assert b99 < 0.05 * b_star
-assert serving.experts_touched_fraction(b99, 8, 256) == 0.99 or np.isclose(serving.experts_touched_fraction(b99, 8, 256), 0.99)
+assert np.isclose(serving.experts_touched_fraction(b99, dsv3.experts_per_token, dsv3.n_experts), 0.99)
 """)
 
 code(r"""

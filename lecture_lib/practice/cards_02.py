@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from ..units import fmt
 from .deck import Card, Drill
 
 NOTEBOOK = "02"
@@ -32,15 +33,19 @@ def cards() -> list[Card]:
 
     ratio_params = dsv3.total_params / dsv3.active_params
     b = serving.balance_batch_from_ratio(L["ratio"], ratio_params)
-    out.append(_card("N1b.dsv3_balance_300", "DeepSeek-V3's balance batch at the lecture's ratio of 300, using "
-                     "parameter counts (not the lecture's '32 of 256'), in sequences?",
-                     f"≈ {b:,.0f} = 300 × {ratio_params:.1f} (671B / 37B). The lecture's 2,400 used 32 active "
-                     "experts; the config routes 8 (+1 shared).", b, "sequences", 0.03, ("erratum",)))
+    out.append(_card("N1b.dsv3_balance_300", f"DeepSeek-V3's balance batch at the lecture's ratio of {L['ratio']}, "
+                     f"using parameter counts (not the lecture's '{L['dsv3_active_experts']} of "
+                     f"{L['dsv3_experts']}'), in sequences?",
+                     f"≈ {b:,.0f} = {L['ratio']} × {ratio_params:.1f} ({fmt(dsv3.total_params, 'params')} / "
+                     f"{fmt(dsv3.active_params, 'params')}). The lecture's {L['dsv3_balance_batch']:,} used "
+                     f"{L['dsv3_active_experts']} active experts; the config routes {dsv3.experts_per_token} "
+                     f"(+{dsv3.n_shared_experts} shared).", b, "sequences", 0.03, ("erratum",)))
 
     b99 = serving.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
-    out.append(_card("N1b.experts_99", "DeepSeek-V3 routes each token to 8 of 256 experts. How many tokens in a "
-                     "step touch 99% of the experts (on average)?",
-                     f"≈ {b99:.0f} tokens: 1 − (1 − 8/256)^B = 0.99. Far below the balance batch, so the "
+    k, n = dsv3.experts_per_token, dsv3.n_experts
+    out.append(_card("N1b.experts_99", f"DeepSeek-V3 routes each token to {k} of {n} experts. How many tokens "
+                     "in a step touch 99% of the experts (on average)?",
+                     f"≈ {b99:.0f} tokens: 1 − (1 − {k}/{n})^B = 0.99. Far below the balance batch, so the "
                      "weight term reads all experts.", b99, "tokens", 0.03))
 
     wall = roofline.balance_context(rack, dsv3, "fp8", "bf16")

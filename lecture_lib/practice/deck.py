@@ -23,6 +23,9 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import lecture, roofline, training
+from ..units import DAY, fmt
+
 CHAPTERS = {1: "Batch size, cost and speed", 2: "MoE on GPU racks", 3: "Pipeline parallelism",
             4: "Pipelining is not wise", 5: "RL and over-training", 6: "Prices as evidence",
             7: "Neural nets and ciphers"}
@@ -121,8 +124,10 @@ LECTURE_CARDS = [
          "The compute for each token and the read of each sequence's own KV cache: both are paid per "
          "sequence. Only the weight read is shared by the batch.", "01"),
     Card("L1.07", 1, "Roughly what is the ratio of compute throughput to memory bandwidth on current accelerators?",
-         "About 300 (in the lecture's units: multiply-adds per second over weight values per second; "
-         "H100 and B200 land near 300, A100 nearer 150).", "01"),
+         f"About {lecture.SAID['ratio']} (in the lecture's units: multiply-adds per second over weight "
+         f"values per second; H100 {roofline.lecture_ratio('H100-SXM', 'bf16'):.0f}, "
+         f"B200 {roofline.lecture_ratio('B200', 'fp8'):.0f}, but A100 only "
+         f"{roofline.lecture_ratio('A100-80GB', 'bf16'):.0f}).", "01"),
     Card("L1.08", 1, "Ignoring the KV cache, derive the smallest batch that keeps the chip compute-bound.",
          "Equate B · N_active / FLOPs with N_total / bandwidth:\n"
          "B = (FLOPs / bandwidth) × (N_total / N_active) ≈ 300 / sparsity.\n"
@@ -166,11 +171,18 @@ LECTURE_CARDS = [
          "quality). For sums like a/x + b·x the optimum is where the terms are about equal.", "06"),
     Card("L5.04", 5, "With decode running at a third of prefill's utilisation, how do the token counts relate?",
          "6·D_PT = 3·3·D_RL = 2·3·D_inf, so D_PT = 1.5·D_RL = D_inf.", "06"),
-    Card("L5.05", 5, "A model serves 50M tokens/s for 2 months. How many pre-training tokens does cost balancing suggest?",
-         "D_inf ≈ 50e6 × 60 × 86,400 ≈ 2.6e14 ≈ 200T tokens, and D_PT ≈ D_inf ≈ 200T.", "06"),
-    Card("L5.06", 5, "100B active parameters trained on 200T tokens: how far beyond Chinchilla-optimal?",
-         "Chinchilla suggests ~20 tokens per parameter = 2T tokens; 200T / 2T = 100× over-trained.",
-         "06"),
+    Card("L5.05", 5, f"A model serves {fmt(lecture.SAID['model_tok_s'], 'tok/s')} for "
+         f"{lecture.SAID['deployment_days']} days. How many pre-training tokens does cost balancing suggest?",
+         f"D_inf ≈ {fmt(lecture.SAID['model_tok_s'])} tok/s × {lecture.SAID['deployment_days']} days = "
+         f"{training.tokens_served(lecture.SAID['model_tok_s'], lecture.SAID['deployment_days'] * DAY):.2g} "
+         f"tokens (the lecture: ~{fmt(lecture.SAID['pretrain_tokens'])}), and balancing costs gives "
+         "D_PT ≈ D_inf.", "06"),
+    Card("L5.06", 5, f"{fmt(lecture.SAID['frontier_active_params'], 'params')} active trained on "
+         f"{fmt(lecture.SAID['pretrain_tokens'])} tokens: how far beyond Chinchilla-optimal?",
+         f"Chinchilla: ~{training.CHINCHILLA_TOKENS_PER_PARAM} tokens per parameter = "
+         f"{fmt(training.chinchilla_tokens(lecture.SAID['frontier_active_params']))} tokens; "
+         f"{training.overtraining(lecture.SAID['frontier_active_params'], lecture.SAID['pretrain_tokens']):.0f}× "
+         "over-trained.", "06"),
     # chapter 6 (5)
     Card("L6.01", 6, "Why could a long-context surcharge (e.g. above 200K tokens) make economic sense?",
          "Below the crossover, serving is compute-bound and cost does not depend on context. Above it, "
@@ -179,9 +191,12 @@ LECTURE_CARDS = [
     Card("L6.02", 6, "Sketch compute and memory time per token against context length, and the price that follows.",
          "Compute: flat. Memory: rises linearly with context and crosses compute at some length. A "
          "fair price is flat below the crossing and rises (in practice: steps up) above it.", "07"),
-    Card("L6.03", 6, "A price step at 200K context, 100B active parameters: what KV bytes per token does that imply?",
-         "At the crossover compute per sequence = KV read per sequence: "
-         "bytes/token = N_active / (300 × context) ≈ 1e11 / (300 × 2e5) ≈ 1.7 kB.", "07"),
+    Card("L6.03", 6, f"A price step at {fmt(lecture.SAID['price_step_context'])} tokens of context, "
+         f"{fmt(lecture.SAID['frontier_active_params'], 'params')} active: what KV bytes per token does that imply?",
+         "At the crossover compute per sequence = KV read per sequence: bytes/token = N_active / "
+         f"({lecture.SAID['ratio']} × context) ≈ "
+         f"{fmt(roofline.implied_kv_bytes_per_token(lecture.SAID['frontier_active_params'], lecture.SAID['price_step_context'], lecture.SAID['ratio']), 'B')}"
+         " (weights at 1 byte per parameter).", "07"),
     Card("L6.04", 6, "Output tokens cost 3–5× input tokens. What does that say about decode?",
          "Decode runs at a fraction (~1/5) of prefill's utilisation: prefill pushes many tokens "
          "through each weight read, decode re-reads all weights for one new token per sequence and "
@@ -249,7 +264,7 @@ def cards() -> list[Card]:
                     f"{kv70 / 1e3:.1f} kB = 2 × {l70.n_layers} layers × {l70.n_kv_heads} KV heads × "
                     f"{l70.head_dim} × 2 bytes.", "07", value=kv70 / 1e3, unit="kB", rtol=0.02,
                     origin="numeric"))
-    tokens = 15e12
+    tokens = l70.training_tokens          # the Llama 3 paper: 15T tokens
     c = training.flops(l70.active_params, tokens)
     out.append(Card("N5.6nd_llama70b", 5,
                     f"Training FLOPs (6·N·D) of Llama-3-70B on {tokens / 1e12:.0f}T tokens? "
@@ -291,11 +306,15 @@ def _balance_drill(rng):
 
 
 def _weight_read_drill(rng):
+    from .. import hardware, models
     from ..units import dtype_bytes
     params_b = rng.choice([8, 70, 120, 405, 671, 1000])
     dtype = rng.choice(["bf16", "fp8"])
     bw = rng.choice([3.35, 4.8, 8.0, 26.8, 64.0, 576.0])
-    t = params_b * 1e9 * dtype_bytes(dtype) / (bw * 1e12) * 1e3
+    chip = hardware.Chip(name="drill chip", flops={dtype: 1e15}, hbm_bandwidth=bw * 1e12, hbm_capacity=1e12)
+    model = models.Model(name="drill model", total_params=params_b * 1e9, active_params=params_b * 1e9,
+                         n_layers=1, d_model=1, n_heads=1, n_kv_heads=1, head_dim=1)
+    t = roofline.step_time(chip, model, batch=1, weight_dtype=dtype).weights * 1e3
     return (f"Read {params_b}B parameters stored in {dtype} at {bw} TB/s: how many ms per decode step "
             "at least?", t, f"{params_b}e9 × {dtype_bytes(dtype):g} B / {bw}e12 B/s = {t:.3g} ms")
 
@@ -327,9 +346,10 @@ def _kv_drill(rng):
 def _chinchilla_drill(rng):
     n_b = rng.choice([8, 30, 70, 100, 400])
     d_t = rng.choice([2, 15, 36, 100, 200])
-    x = d_t * 1e12 / (20 * n_b * 1e9)
+    x = training.overtraining(n_b * 1e9, d_t * 1e12)
+    per = training.CHINCHILLA_TOKENS_PER_PARAM
     return (f"{n_b}B parameters trained on {d_t}T tokens: how many times the Chinchilla-optimal "
-            "token count (20 tokens per parameter)?", x, f"{d_t}e12 / (20 × {n_b}e9) = {x:.3g}×")
+            f"token count ({per} tokens per parameter)?", x, f"{d_t}e12 / ({per} × {n_b}e9) = {x:.3g}×")
 
 
 DRILLS = [
