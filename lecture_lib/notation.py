@@ -47,6 +47,15 @@ E = _s("E")
 P = _s("P")
 k_act = _s("k_act")
 n_exp = _s("n_exp")
+F_mac = _s("F_mac")
+r_hw = _s("r")
+m_cost = _s("m_cost")
+f_touch = _s("f_touch")
+w_wait = sp.Symbol("w", nonnegative=True)
+R_tok = _s("R_tok")
+t_dep = _s("t_dep")
+N_sh = _s("N_sh")
+N_rt = _s("N_rt")
 
 LATEX = {
     B: "B", N_act: r"N_{\mathrm{active}}", N_tot: r"N_{\mathrm{total}}", b_w: r"b_{w}",
@@ -56,6 +65,8 @@ LATEX = {
     t_weights: r"t_{\mathrm{weights}}", t_kv: r"t_{\mathrm{kv}}", t_mem: r"t_{\mathrm{mem}}",
     T_step: r"T_{\mathrm{step}}", N: "N", D: "D", E: "E", P: "P",
     k_act: r"k_{\mathrm{active}}", n_exp: r"n_{\mathrm{experts}}",
+    F_mac: r"F_{\mathrm{MAC}}", r_hw: "r", m_cost: "m", f_touch: r"f_{\mathrm{touched}}", w_wait: "w",
+    R_tok: r"R_{\mathrm{tok}}", t_dep: r"t_{\mathrm{deploy}}", N_sh: r"N_{\mathrm{always}}", N_rt: r"N_{\mathrm{routed}}",
 }
 
 TABLE: list[Entry] = [
@@ -64,7 +75,7 @@ TABLE: list[Entry] = [
     Entry(N_tot, "total parameters: every weight that must sit in (and be read from) memory", "parameters", "N_total", 1),
     Entry(b_w, "bytes per weight at the serving precision (bf16 2, fp8 1, fp4 0.5)", "bytes/parameter", "(folded into N)", 1),
     Entry(L_ctx, "context length: tokens already in a sequence's KV cache", "tokens", "len_ctx", 1),
-    Entry(b_kv, "KV-cache bytes per token of context (a model property)", "bytes/token", "bytes_tok", 1),
+    Entry(b_kv, "KV-cache bytes per token of context (a model property; with sliding-window layers, the average over the context)", "bytes/token", "bytes_tok", 1),
     Entry(l_pass, "new tokens per sequence in one pass (1 in decode, the prompt length in prefill)", "tokens", "len_pass", 6),
     Entry(F, "peak dense compute at the stated dtype (2 FLOPs per multiply-add)", "FLOP/s", "FLOPs (counted as multiplies)", 1),
     Entry(BW, "memory (HBM) bandwidth", "bytes/s", "mem_bw", 1),
@@ -78,10 +89,19 @@ TABLE: list[Entry] = [
     Entry(T_step, "time of one forward pass (a lower bound): max(t_compute, t_mem)", "s", "T, latency", 1),
     Entry(N, "parameters in the training-cost formula 6·N·D", "parameters", "N", 5),
     Entry(D, "training tokens", "tokens", "D", 5),
+    Entry(R_tok, "tokens per second a model serves", "tokens/s", "tokens/s", 5),
+    Entry(t_dep, "time a model is deployed (serves traffic)", "s", "two months", 5),
     Entry(E, "expert-parallel extent: GPUs one MoE layer is spread over", "chips", "E", 4),
     Entry(P, "pipeline extent: number of pipeline stages (racks)", "stages", "P", 4),
     Entry(k_act, "experts each token is routed to", "experts", "active experts", 2),
     Entry(n_exp, "routed experts per MoE layer", "experts", "experts", 2),
+    Entry(F_mac, "peak dense multiply-adds per second: the lecture's 'FLOPs' (= F / 2)", "MAC/s", "FLOPs", 1),
+    Entry(r_hw, "the lecture's hardware ratio: multiply-adds per weight parameter read (F_MAC·b_w / BW)", "dimensionless", "FLOPs / mem_bw, ~300", 1),
+    Entry(m_cost, "cost per token as a multiple of the balance point's (fast mode)", "×", "6× the price", 1),
+    Entry(f_touch, "fraction of one layer's routed experts a batch touches", "dimensionless", "(all experts touched)", 1),
+    Entry(N_sh, "parameters every token reads: attention, dense layers, shared experts, embeddings", "parameters", "(the non-expert weights)", 1),
+    Entry(N_rt, "parameters in the routed experts of all MoE layers", "parameters", "experts", 1),
+    Entry(w_wait, "wait from a request's arrival to the next step's start", "s", "waiting for the train", 1),
 ]
 
 SYMBOLS: dict[str, sp.Symbol] = {e.symbol.name: e.symbol for e in TABLE}
@@ -98,7 +118,12 @@ def rows() -> list[tuple[str, str, str, str]]:
 
 
 def markdown() -> str:
-    """The notation table as a Markdown table (rendered in 00_start_here)."""
+    """The notation table as a Markdown table (rendered in 00_start_here; display with math on).
+
+    The symbol column is LaTeX; every `$` in the other columns is a dollar sign and is escaped.
+    """
+    def esc(text: str) -> str:
+        return text.replace("$", "\\$")
     lines = ["| symbol | meaning | unit | the lecture's name |", "|---|---|---|---|"]
-    lines += [f"| {s} | {m} | {u} | {l} |" for s, m, u, l in rows()]
+    lines += [f"| {s} | {esc(m)} | {esc(u)} | {esc(l)} |" for s, m, u, l in rows()]
     return "\n".join(lines)

@@ -23,8 +23,9 @@ import numpy as np
 import sympy as sp
 
 from . import hardware, models
-from .notation import (B, BW, C_hbm, F, L_ctx, N_act, N_tot, T_step, b_kv, b_w, l_pass, n_chips,
-                       p_chip)
+from .formula import numeric, out
+from .notation import (B, BW, C_hbm, F, F_mac, L_ctx, N_act, N_tot, T_step, b_kv, b_w, l_pass, n_chips,
+                       p_chip, r_hw)
 from .units import (FLOPS_PER_MAC, HOUR, canonical_dtype, check_at_least, check_nonnegative,
                     check_positive, dtype_bytes)
 
@@ -36,15 +37,26 @@ t_mem_expr = t_weights_expr + t_kv_expr
 t_step_expr = sp.Max(t_compute_expr, t_mem_expr)
 step_time_eq = sp.Eq(T_step, t_step_expr)
 
-#: dollars per generated token: the pass's rental cost over the tokens it produces
-cost_per_token_expr = t_step_expr * n_chips * p_chip / (sp.Integer(3600) * B * l_pass)
+#: tokens per second of a pass that emits B·l_pass tokens every T_step
+throughput_expr = B * l_pass / T_step
+#: dollars per generated token from a step time: the pass's rental cost over the tokens it produces
+cost_from_step_expr = T_step * n_chips * p_chip / (sp.Integer(3600) * B * l_pass)
+#: ... and with the roofline's step time substituted
+cost_per_token_expr = cost_from_step_expr.subs(T_step, t_step_expr)
 #: HBM drain time: read the whole memory once
 drain_time_expr = C_hbm / BW
+#: HBM a batch occupies: the weights once, plus every sequence's KV cache
+hbm_used_expr = N_tot * b_w + B * L_ctx * b_kv
+#: the ridge point: FLOP per byte of HBM traffic
+hardware_ratio_expr = F / BW
 
 # the lecture's form: F_mac multiply-adds per second, weights counted in bytes
-F_mac = sp.Symbol("F_mac", positive=True)
 lecture_t_compute_expr = B * N_act / F_mac    # B·N_active / "FLOPs", FLOPs counted as multiply-adds
 lecture_ratio_expr = F_mac * b_w / BW          # "FLOPs / mem_bw" made dimensionless: ~300
+#: the lecture's F_mac is our F / 2
+lecture_substitution = {F_mac: F / FLOPS_PER_MAC}
+#: r_hw (the lecture's hardware ratio, ~300) as a name for F_mac·b_w/BW
+r_lecture = r_hw
 
 
 @lru_cache(maxsize=None)
@@ -55,6 +67,10 @@ def balance_batch_expr(with_kv: bool = False):
     return sp.simplify(solution)
 
 
+def _balance_batch_with_kv_expr():
+    return balance_batch_expr(with_kv=True)
+
+
 @lru_cache(maxsize=None)
 def balance_context_expr():
     """L_ctx at which the KV slope equals the compute slope (d t_kv/dB = d t_compute/dB, decode)."""
@@ -62,8 +78,11 @@ def balance_context_expr():
     return solution
 
 
-#: the lecture's dimensionless hardware ratio (MAC/s over weight-params/s, "~300")
-r_lecture = sp.Symbol("r", positive=True)
+@lru_cache(maxsize=None)
+def max_batch_expr():
+    """B at which the weights plus B KV caches fill HBM exactly (solve hbm_used = C_hbm)."""
+    (solution,) = sp.solve(sp.Eq(hbm_used_expr, C_hbm), B)
+    return solution
 
 
 @lru_cache(maxsize=None)
@@ -74,7 +93,8 @@ def implied_kv_bytes_expr():
     the lecture's "bytes = N_active / (300 × context)" with weights at one byte per parameter.
     """
     (solution,) = sp.solve(sp.Eq(L_ctx, balance_context_expr()), b_kv)
-    return sp.simplify(solution.subs(F, FLOPS_PER_MAC * r_lecture * BW / b_w))
+    (f_of_r,) = sp.solve(sp.Eq(r_hw, lecture_ratio_expr.subs(lecture_substitution)), F)
+    return sp.simplify(solution.subs(F, f_of_r))
 
 
 def implied_kv_bytes_per_token(active_params, context, ratio=300.0, weight_bytes_per_param=1.0):
@@ -86,14 +106,8 @@ def implied_kv_bytes_per_token(active_params, context, ratio=300.0, weight_bytes
     for name, value in (("active_params", active_params), ("context", context), ("ratio", ratio),
                         ("weight_bytes_per_param", weight_bytes_per_param)):
         check_positive(name, value)
-    f = sp.lambdify((N_act, L_ctx, r_lecture, b_w), implied_kv_bytes_expr(), "numpy")
-    return _scalar(f(np.asarray(active_params, float), np.asarray(context, float), ratio, weight_bytes_per_param))
-
-
-_t_compute = sp.lambdify((B, l_pass, N_act, F), t_compute_expr, "numpy")
-_t_weights = sp.lambdify((N_tot, b_w, BW), t_weights_expr, "numpy")
-_t_kv = sp.lambdify((B, L_ctx, b_kv, BW), t_kv_expr, "numpy")
-_drain = sp.lambdify((C_hbm, BW), drain_time_expr, "numpy")
+    return numeric(implied_kv_bytes_expr)(N_act=active_params, L_ctx=context, r=ratio,
+                                          b_w=weight_bytes_per_param)
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -128,6 +142,7 @@ class StepTime:
 
 
 def _compute_rate(chip: hardware.Chip, weight_dtype: str, compute_dtype: str | None) -> float:
+    """F for a pass whose weights are stored at weight_dtype (computed at compute_dtype if given)."""
     dtype = compute_dtype or weight_dtype
     try:
         return chip.flops(dtype)
@@ -146,9 +161,25 @@ def _check_dtypes(weight_dtype, kv_dtype, compute_dtype=None):
         canonical_dtype(compute_dtype, "compute_dtype")
 
 
-def _scalar(x):
-    x = np.asarray(x, dtype=float)
-    return float(x) if x.ndim == 0 else x
+def kv_bytes_per_token_at(model, context, kv_dtype: str = "bf16"):
+    """b_kv at `context`: KV bytes per sequence / context tokens (bytes/token; arrays broadcast).
+
+    For full attention this is the model's constant bytes per token; with sliding-window layers it is
+    the average over the context (the windowed layers stop growing past their window). At context 0
+    it is the full-attention figure (nothing is read then anyway).
+    """
+    m = models.resolve(model)
+    ctx = np.asarray(context, dtype=float)
+    per_seq = np.asarray(m.kv_bytes_per_sequence(ctx, kv_dtype), dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return out(np.where(ctx > 0, per_seq / np.where(ctx > 0, ctx, 1.0), m.kv_bytes_per_token(kv_dtype)))
+
+
+def _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context) -> dict:
+    """The notation-table values of one configuration, by symbol name."""
+    return dict(N_tot=m.total_params, N_act=m.active_params, b_w=dtype_bytes(weight_dtype, "weight_dtype"),
+                F=_compute_rate(chip, weight_dtype, compute_dtype), BW=chip.hbm_bandwidth,
+                L_ctx=context, b_kv=kv_bytes_per_token_at(m, context, kv_dtype))
 
 
 def step_time(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
@@ -167,24 +198,13 @@ def step_time(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype:
     check_nonnegative("context", context)
     check_at_least("tokens_per_seq", tokens_per_seq, 1)
     _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
-    flops = _compute_rate(chip, weight_dtype, compute_dtype)
-    kv_seq = m.kv_bytes_per_sequence(context, kv_dtype)          # = L_ctx · b_kv, bytes per sequence
+    v = _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context)
     batch_a = np.asarray(batch, dtype=float)
     return StepTime(
-        compute=_scalar(_t_compute(batch_a, np.asarray(tokens_per_seq, float), m.active_params, flops)),
-        weights=_scalar(_t_weights(m.total_params, dtype_bytes(weight_dtype, "weight_dtype"), chip.hbm_bandwidth)
-                        + 0 * batch_a),
-        kv=_scalar(_t_kv(batch_a, 1.0, np.asarray(kv_seq, float), chip.hbm_bandwidth)),
-        batch=_scalar(batch_a), tokens_per_seq=_scalar(tokens_per_seq))
-
-
-def cost_per_token(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-                   dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None):
-    """Dollars per generated token: step time x chips x $/chip-hour / 3600 / tokens in the pass."""
-    check_positive("dollars_per_chip_hour", dollars_per_chip_hour)
-    chip = hardware.resolve(hw)
-    r = step_time(chip, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype)
-    return _scalar(r.total * chip.n_chips * dollars_per_chip_hour / HOUR / r.tokens)
+        compute=numeric(t_compute_expr)(B=batch_a, l_pass=tokens_per_seq, N_act=v["N_act"], F=v["F"]),
+        weights=out(numeric(t_weights_expr)(N_tot=v["N_tot"], b_w=v["b_w"], BW=v["BW"]) + 0 * batch_a),
+        kv=numeric(t_kv_expr)(B=batch_a, L_ctx=context, b_kv=v["b_kv"], BW=v["BW"]),
+        batch=out(batch_a), tokens_per_seq=out(tokens_per_seq))
 
 
 @dataclass(frozen=True)
@@ -203,27 +223,36 @@ def cost_parts(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype
     check_positive("dollars_per_chip_hour", dollars_per_chip_hour)
     chip = hardware.resolve(hw)
     r = step_time(chip, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype)
-    per_second = chip.n_chips * dollars_per_chip_hour / HOUR / r.tokens      # $/token per second of step
-    return CostParts(*(_scalar(x * per_second) for x in (r.compute, r.weights, r.kv, r.memory, r.total)))
+    price = numeric(cost_from_step_expr)
+    return CostParts(*(price(T_step=part, n_chips=chip.n_chips, p_chip=dollars_per_chip_hour, B=r.batch,
+                             l_pass=r.tokens_per_seq)
+                       for part in (r.compute, r.weights, r.kv, r.memory, r.total)))
+
+
+def cost_per_token(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
+                   dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None):
+    """Dollars per generated token: step time x chips x $/chip-hour / 3600 / tokens in the pass."""
+    return cost_parts(hw, model, batch, context, weight_dtype, kv_dtype, dollars_per_chip_hour,
+                      tokens_per_seq, compute_dtype).total
 
 
 def tokens_per_second(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
                       tokens_per_seq=1, compute_dtype: str | None = None):
     """Tokens per second the whole system produces (batch x tokens per sequence / step time)."""
     r = step_time(hw, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype)
-    return _scalar(r.tokens / r.total)
+    return numeric(throughput_expr)(B=r.batch, l_pass=r.tokens_per_seq, T_step=r.total)
 
 
 def drain_time(hw) -> float:
     """HBM capacity / HBM bandwidth, s: the time to read the whole memory once."""
     chip = hardware.resolve(hw)
-    return float(_drain(chip.hbm_capacity, chip.hbm_bandwidth))
+    return numeric(drain_time_expr)(C_hbm=chip.hbm_capacity, BW=chip.hbm_bandwidth)
 
 
 def hardware_ratio(hw, dtype: str = "bf16") -> float:
     """Peak FLOP/s / HBM bytes/s at `dtype`: the ridge point, FLOP per byte."""
     chip = hardware.resolve(hw)
-    return chip.flops(dtype) / chip.hbm_bandwidth
+    return numeric(hardware_ratio_expr)(F=chip.flops(dtype), BW=chip.hbm_bandwidth)
 
 
 def lecture_ratio(hw, dtype: str = "bf16") -> float:
@@ -232,7 +261,8 @@ def lecture_ratio(hw, dtype: str = "bf16") -> float:
     = (F / 2) / (BW / bytes per parameter), with weights stored at `dtype`.
     """
     chip = hardware.resolve(hw)
-    return (chip.flops(dtype) / FLOPS_PER_MAC) / (chip.hbm_bandwidth / dtype_bytes(dtype))
+    return numeric(lecture_ratio_expr.subs(lecture_substitution))(
+        F=chip.flops(dtype), BW=chip.hbm_bandwidth, b_w=dtype_bytes(dtype))
 
 
 def balance_batch(hw, model, weight_dtype: str = "bf16", context=0, kv_dtype: str = "bf16",
@@ -246,27 +276,27 @@ def balance_batch(hw, model, weight_dtype: str = "bf16", context=0, kv_dtype: st
     chip, m = hardware.resolve(hw), models.resolve(model)
     check_nonnegative("context", context)
     _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
-    flops = _compute_rate(chip, weight_dtype, compute_dtype)
-    weights_s = m.total_params * dtype_bytes(weight_dtype, "weight_dtype") / chip.hbm_bandwidth
-    compute_per_seq = FLOPS_PER_MAC * m.active_params / flops
-    kv_per_seq = np.asarray(m.kv_bytes_per_sequence(context, kv_dtype), float) / chip.hbm_bandwidth
-    margin = compute_per_seq - kv_per_seq
-    with np.errstate(divide="ignore"):
-        out = np.where(margin > 0, weights_s / np.where(margin > 0, margin, 1.0), np.inf)
-    return _scalar(out)
+    v = _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context)
+    b_star = np.asarray(numeric(_balance_batch_with_kv_expr)(**v))
+    # the solution's denominator (compute per sequence - KV per sequence) is <= 0 past the balance context
+    return out(np.where(np.isfinite(b_star) & (b_star > 0), b_star, np.inf))
 
 
 def balance_context(hw, model, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-                    compute_dtype: str | None = None) -> float:
+                    compute_dtype: str | None = None, attention: str = "dense") -> float:
     """Context (tokens) where KV time per sequence equals compute time per sequence.
 
     Beyond it decode is memory-bound at every batch size. Uses the full-attention KV bytes per token.
+    attention: 'dense' reads the whole context; 'sqrt' (the lecture's toy of sparse attention) reads
+    ~sqrt(context) tokens, which squares the balance context.
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
-    flops = _compute_rate(chip, weight_dtype, compute_dtype)
-    expr = balance_context_expr()
-    return float(expr.subs({N_act: m.active_params, F: flops, BW: chip.hbm_bandwidth,
-                            b_kv: m.kv_bytes_per_token(kv_dtype)}))
+    _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
+    expr = {"dense": balance_context_expr, "sqrt": balance_context_sqrt_expr}.get(attention)
+    if expr is None:
+        raise ValueError(f"attention must be 'dense' or 'sqrt', got {attention!r}")
+    return numeric(expr)(N_act=m.active_params, F=_compute_rate(chip, weight_dtype, compute_dtype),
+                         BW=chip.hbm_bandwidth, b_kv=m.kv_bytes_per_token(kv_dtype))
 
 
 def max_batch(hw, model, context, weight_dtype: str = "bf16", kv_dtype: str = "bf16"):
@@ -276,10 +306,21 @@ def max_batch(hw, model, context, weight_dtype: str = "bf16", kv_dtype: str = "b
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
     check_positive("context", context)
-    free = chip.hbm_capacity - m.weight_bytes(weight_dtype)
-    kv_seq = np.asarray(m.kv_bytes_per_sequence(context, kv_dtype), float)
-    out = np.floor(np.maximum(free, 0) / kv_seq).astype(np.int64)
-    return int(out) if out.ndim == 0 else out
+    _check_dtypes(weight_dtype, kv_dtype)
+    room = numeric(max_batch_expr)(C_hbm=chip.hbm_capacity, N_tot=m.total_params,
+                                   b_w=dtype_bytes(weight_dtype, "weight_dtype"), L_ctx=context,
+                                   b_kv=kv_bytes_per_token_at(m, context, kv_dtype))
+    fits = np.floor(np.maximum(np.asarray(room), 0)).astype(np.int64)
+    return int(fits) if fits.ndim == 0 else fits
+
+
+# --- dense against (toy) sparse attention: the context slope -------------------------------------
+@lru_cache(maxsize=None)
+def balance_context_sqrt_expr():
+    """L_ctx where sqrt(L)·b_kv/BW (toy sparse attention) equals 2·N_act/F (per sequence)."""
+    kv_per_seq = (t_kv_expr / B).subs(L_ctx, sp.sqrt(L_ctx))
+    (solution,) = sp.solve(sp.Eq(kv_per_seq, (t_compute_expr / B).subs(l_pass, 1)), L_ctx)
+    return solution
 
 
 def kv_tokens_read(context, attention: str = "dense"):
@@ -290,14 +331,36 @@ def kv_tokens_read(context, attention: str = "dense"):
     """
     check_nonnegative("context", context)
     if attention == "dense":
-        return _scalar(context)
+        return out(context)
     if attention == "sqrt":
-        return _scalar(np.sqrt(np.asarray(context, float)))
+        return out(np.sqrt(np.asarray(context, float)))
     raise ValueError(f"attention must be 'dense' or 'sqrt', got {attention!r}")
+
+
+def kv_time_per_sequence(hw, model, context, attention: str = "dense", kv_dtype: str = "bf16"):
+    """KV read time of one sequence in one decode step, s: tokens read × b_kv / BW (arrays ok).
+
+    attention: 'dense' reads every cached token; 'sqrt' reads ~sqrt(context) of them (toy model of
+    DeepSeek's sparse attention). Uses the full-attention KV bytes per token.
+    """
+    chip, m = hardware.resolve(hw), models.resolve(model)
+    return numeric(t_kv_expr)(B=1, L_ctx=kv_tokens_read(context, attention),
+                              b_kv=m.kv_bytes_per_token(kv_dtype), BW=chip.hbm_bandwidth)
+
+
+def compute_time_per_sequence(hw, model, weight_dtype: str = "bf16", compute_dtype: str | None = None) -> float:
+    """2·N_act / F: one sequence's share of a decode step's matmuls, s."""
+    chip, m = hardware.resolve(hw), models.resolve(model)
+    _check_dtypes(weight_dtype, "bf16", compute_dtype)
+    return numeric(t_compute_expr)(B=1, l_pass=1, N_act=m.active_params,
+                                   F=_compute_rate(chip, weight_dtype, compute_dtype))
 
 
 __all__ = ["StepTime", "CostParts", "step_time", "cost_per_token", "cost_parts", "tokens_per_second", "drain_time",
            "balance_batch", "balance_context", "max_batch", "hardware_ratio", "lecture_ratio",
-           "kv_tokens_read", "t_compute_expr", "t_weights_expr", "t_kv_expr", "t_mem_expr",
-           "t_step_expr", "step_time_eq", "cost_per_token_expr", "drain_time_expr",
-           "balance_batch_expr", "balance_context_expr", "implied_kv_bytes_expr", "implied_kv_bytes_per_token"]
+           "kv_tokens_read", "kv_time_per_sequence", "compute_time_per_sequence", "kv_bytes_per_token_at",
+           "t_compute_expr", "t_weights_expr", "t_kv_expr", "t_mem_expr",
+           "t_step_expr", "step_time_eq", "cost_per_token_expr", "cost_from_step_expr", "throughput_expr",
+           "drain_time_expr", "hbm_used_expr", "hardware_ratio_expr", "lecture_t_compute_expr",
+           "lecture_ratio_expr", "lecture_substitution", "balance_batch_expr", "balance_context_expr",
+           "balance_context_sqrt_expr", "max_batch_expr", "implied_kv_bytes_expr", "implied_kv_bytes_per_token"]

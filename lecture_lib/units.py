@@ -18,7 +18,6 @@ KB, MB, GB, TB, PB = K, M, G, T, P          # bytes
 KiB, MiB, GiB, TiB = 2**10, 2**20, 2**30, 2**40
 MS, US, NS = 1e-3, 1e-6, 1e-9               # seconds
 HOUR, DAY = 3600.0, 86400.0                 # seconds
-TFLOPS, PFLOPS = 1e12, 1e15                 # FLOP/s
 
 FLOPS_PER_MAC = 2   # one multiply-add counts as 2 FLOPs everywhere in this course
 

@@ -23,13 +23,18 @@ def test_design_md_api_block_runs_as_written():
     assert m.kv_bytes_per_token("bf16") == 70_272
     hw = rack
     r = roofline.step_time(hw, m, batch=2048, context=100_000, weight_dtype="fp8", kv_dtype="bf16")
-    assert {r.compute, r.weights, r.kv, r.memory, r.total} and r.total == max(r.compute, r.memory)
-    assert r.bound in ("compute", "memory")
+    # by hand from the datasheets: 72 GPUs × 5 PFLOP/s fp8 dense, 72 × 8 TB/s, MLA cache 70,272 B/token
+    assert r.compute == pytest.approx(2 * 2048 * 37e9 / (72 * 5e15))
+    assert r.weights == pytest.approx(671e9 / (72 * 8e12))
+    assert r.kv == pytest.approx(2048 * 100_000 * 70_272 / (72 * 8e12))
+    assert r.memory == pytest.approx(r.weights + r.kv) and r.total == pytest.approx(r.memory)
+    assert r.bound == "memory"
     prefill = roofline.step_time(hw, m, batch=1, tokens_per_seq=2048)
     assert prefill.compute == pytest.approx(2048 * roofline.step_time(hw, m, batch=1).compute)
-    assert roofline.balance_batch(hw, m, weight_dtype="fp8") > 0
+    assert roofline.balance_batch(hw, m, weight_dtype="fp8") == pytest.approx(5e15 / 8e12 / 2 * 671 / 37)
     assert roofline.drain_time(hw) == pytest.approx(hw.hbm_capacity / hw.hbm_bandwidth)
-    assert roofline.max_batch(hw, m, context=100_000, weight_dtype="fp8", kv_dtype="bf16") > 0
+    assert roofline.max_batch(hw, m, context=100_000, weight_dtype="fp8", kv_dtype="bf16") == \
+        (72 * 186e9 - 671e9) // (100_000 * 70_272)
     assert training.flops(1e9, 1e12) == pytest.approx(6e21)
     assert roofline.step_time(mine, "Llama-3-8B", batch=1).total > 0
     with pytest.raises(KeyError, match="H100-SXM"):

@@ -4,21 +4,14 @@ Controls map one-to-one onto the parameters of the plots in lecture_lib.plots.ba
 """
 from __future__ import annotations
 
-from .. import hardware, models
 from ..plots import balance as bplots
-from ..units import fmt
-from .base import Explorer, choice_slider, dropdown
+from .base import Explorer, choice_slider, dropdown, labelled, system_model_controls
 
-DTYPES = ["fp4", "fp8", "bf16"]
 PERIODS_MS = [5, 10, 15, 20, 25, 30, 40, 50]
 RATES = [250, 500, 1_000, 1_500, 2_000, 2_500, 2_800, 3_000, 3_100, 3_200, 3_500, 4_000, 5_000]
 SEATS = [16, 32, 64, 128, 256]
 MULTIPLES = [1, 1.5, 2, 2.5, 3, 4, 6, 8, 10, 20, 50, 100]
 CONTEXTS = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]
-
-
-def _labelled(values, unit=""):
-    return [(fmt(v, unit) if unit else f"{v:g}", v) for v in values]
 
 
 class BalanceExplorer(Explorer):
@@ -30,10 +23,7 @@ class BalanceExplorer(Explorer):
         return bplots.BalancePlot()
 
     def make_controls(self):
-        return {"hw": dropdown(hardware.names(), "GB200-NVL72", "system"),
-                "model": dropdown(models.names(), "DeepSeek-V3", "model"),
-                "weight_dtype": dropdown(DTYPES, "fp8", "weights"),
-                "kv_dtype": dropdown(DTYPES, "bf16", "KV cache")}
+        return system_model_controls(self.plot.params)
 
 
 class TrainExplorer(Explorer):
@@ -45,9 +35,9 @@ class TrainExplorer(Explorer):
         return bplots.TrainPlot()
 
     def make_controls(self):
-        return {"period_ms": choice_slider(_labelled(PERIODS_MS), 20, "step period (ms)"),
-                "arrival_rate": choice_slider(_labelled(RATES), 2_000, "arrivals per second"),
-                "capacity": choice_slider(_labelled(SEATS), 64, "seats per train (batch)")}
+        return {"period_ms": choice_slider(labelled(PERIODS_MS), 20, "step period (ms)"),
+                "arrival_rate": choice_slider(labelled(RATES), 2_000, "arrivals per second"),
+                "capacity": choice_slider(labelled(SEATS), 64, "seats per train (batch)")}
 
 
 class FastModeExplorer(Explorer):
@@ -59,6 +49,6 @@ class FastModeExplorer(Explorer):
         return bplots.FastModePlot()
 
     def make_controls(self):
-        return {"multiple": choice_slider(_labelled(MULTIPLES), 6, "price multiple"),
+        return {"multiple": choice_slider(labelled(MULTIPLES), 6, "price multiple"),
                 "scenario": dropdown(list(bplots.FAST_SCENARIOS), bplots.FastModePlot.DEFAULT_SCENARIO, "scenario"),
-                "context": choice_slider(_labelled(CONTEXTS), 100_000, "context (tokens)")}
+                "context": choice_slider(labelled(CONTEXTS), 100_000, "context (tokens)")}

@@ -36,6 +36,9 @@ import html
 
 import ipywidgets as widgets
 
+from .. import hardware, models
+from ..units import fmt
+
 _STYLE = {"description_width": "initial"}
 
 
@@ -60,6 +63,28 @@ def range_slider(options, value, description):
 def float_slider(value, lo, hi, step, description):
     return widgets.FloatSlider(value=value, min=lo, max=hi, step=step, description=description,
                                style=_STYLE, continuous_update=False)
+
+
+#: number formats the explorers offer, narrowest first
+DTYPES = ["fp4", "fp8", "bf16"]
+
+
+def labelled(values, unit: str = "") -> list[tuple[str, object]]:
+    """[(label, value), ...] for a slider: each value formatted with `fmt` (and `unit`)."""
+    return [(fmt(v, unit), v) for v in values]
+
+
+def system_model_controls(defaults: dict) -> dict:
+    """System, model and the two number formats: the controls every roofline-type explorer shares.
+
+    defaults: {"hw": ..., "model": ..., "weight_dtype": ..., "kv_dtype": ...}.
+    """
+    return {
+        "hw": dropdown(hardware.names(), defaults["hw"], "system"),
+        "model": dropdown(models.names(), defaults["model"], "model"),
+        "weight_dtype": dropdown(DTYPES, defaults["weight_dtype"], "weights"),
+        "kv_dtype": dropdown(DTYPES, defaults["kv_dtype"], "KV cache"),
+    }
 
 
 class Explorer:

@@ -4,31 +4,15 @@ Controls map one-to-one onto the parameters of the plots in lecture_lib.plots.ro
 """
 from __future__ import annotations
 
-from .. import hardware, models
+from .. import hardware
 from ..plots import roofline as rplots
-from ..units import fmt
-from .base import Explorer, choice_slider, dropdown, float_slider, range_slider
+from .base import DTYPES, Explorer, choice_slider, float_slider, labelled, range_slider, system_model_controls
 
-DTYPES = ["fp4", "fp8", "bf16"]
 CONTEXTS = [0, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000,
             500_000, 1_000_000]
 BATCHES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000,
            100_000, 200_000, 500_000, 1_000_000]
 CONTEXT_RANGE = [100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
-
-
-def _labelled(values):
-    return [(fmt(v), v) for v in values]
-
-
-def common_controls(defaults: dict) -> dict:
-    """System, model and the two number formats, shared by the chapter-1 explorers."""
-    return {
-        "hw": dropdown(hardware.names(), defaults["hw"], "system"),
-        "model": dropdown(models.names(), defaults["model"], "model"),
-        "weight_dtype": dropdown(DTYPES, defaults["weight_dtype"], "weights"),
-        "kv_dtype": dropdown(DTYPES, defaults["kv_dtype"], "KV cache"),
-    }
 
 
 def _draw(plot, values):
@@ -56,9 +40,9 @@ class LatencyExplorer(Explorer):
 
     def make_controls(self):
         d = self.plot.params
-        return {**common_controls(d),
-                "context": choice_slider(_labelled(CONTEXTS), d["context"], "context (tokens)"),
-                "batch_range": range_slider(_labelled(BATCHES), tuple(d["batch_range"]), "batch range")}
+        return {**system_model_controls(d),
+                "context": choice_slider(labelled(CONTEXTS), d["context"], "context (tokens)"),
+                "batch_range": range_slider(labelled(BATCHES), tuple(d["batch_range"]), "batch range")}
 
 
 class CostExplorer(LatencyExplorer):
@@ -86,6 +70,6 @@ class ContextSlopeExplorer(Explorer):
 
     def make_controls(self):
         d = self.plot.params
-        return {**common_controls(d),
-                "context_range": range_slider(_labelled(CONTEXT_RANGE), tuple(d["context_range"]),
+        return {**system_model_controls(d),
+                "context_range": range_slider(labelled(CONTEXT_RANGE), tuple(d["context_range"]),
                                               "context range")}

@@ -1,6 +1,6 @@
 """Plots for notebook 02 (the balance batch, the 20 ms train, drain time, fast mode, sparsity).
 
-Pure presentation: every number comes from `lecture_lib.serving` / `roofline`; each function takes
+Pure presentation: every number comes from `lecture_lib.balance`, `moe`, `queueing`, `fastmode` and `roofline`; each function takes
 parameters and returns a matplotlib Figure (no pyplot, no global state). The two live plots
 (`TrainPlot`, `FastModePlot`, `BalancePlot`) update in place for the explorers.
 """
@@ -12,7 +12,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .. import hardware, models, roofline, serving, traffic
+from .. import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
+from ..lecture import SAID
 from ..units import MS, US
 from .live import LivePlot, decade_limits, positive
 
@@ -36,9 +37,9 @@ def _fig(figsize=(6.6, 3.9)):
 
 
 # --- 1. the hardware ratio across generations ----------------------------------------------------
-def ratio_by_generation(rows=None, lecture_ratio: float = serving.LECTURE["ratio"]) -> Figure:
+def ratio_by_generation(rows=None, lecture_ratio: float = SAID["ratio"]) -> Figure:
     """Lecture ratio (multiply-adds per weight parameter read) of every chip and dtype vs year."""
-    rows = rows if rows is not None else serving.ratio_table()
+    rows = rows if rows is not None else balance.ratio_table()
     fig = _fig((7.2, 4.4))
     ax = fig.add_subplot()
     for dtype, marker in DTYPE_MARKERS.items():
@@ -75,7 +76,7 @@ def experts_touched(model_names=("DeepSeek-V3", "Qwen3-235B-A22B", "Kimi-K2", "M
     ax = fig.add_subplot()
     for name in model_names:
         m = models.get(name)
-        ax.plot(b, serving.experts_touched_fraction(b, m.experts_per_token, m.n_experts),
+        ax.plot(b, moe.experts_touched_fraction(b, m.experts_per_token, m.n_experts),
                 label=f"{name} ({m.experts_per_token} of {m.n_experts})")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
@@ -93,6 +94,8 @@ class BalancePlot(LivePlot):
 
     XLIM = (10.0, 1e7)       # tokens
     YLIM = (10.0, 1e7)       # sequences
+    #: the starting system, model and formats (the explorer's controls start here too)
+    params = dict(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", kv_dtype="bf16")
 
     def __init__(self, hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", kv_dtype="bf16"):
         super().__init__()
@@ -159,7 +162,7 @@ class TrainPlot(LivePlot):
 
     def update(self, period_ms=20.0, arrival_rate=2000.0, capacity=64):
         n = int(min(self.max_requests, max(1000, arrival_rate * self.horizon_s)))
-        sim = serving.simulate_trains(period_ms * MS, arrival_rate, capacity=capacity, n_requests=n,
+        sim = queueing.simulate_trains(period_ms * MS, arrival_rate, capacity=capacity, n_requests=n,
                                       seed=self.seed)
         lat_ms = sim.latency / MS
         counts, _ = np.histogram(np.minimum(lat_ms, self.BINS_MS[-1] - 1e-9), bins=self.BINS_MS)
@@ -169,7 +172,7 @@ class TrainPlot(LivePlot):
         # 0.025 × 2^k: only a period change redraws the axes
         top = 0.025 * 2.0 ** np.ceil(np.log2(1.3 / period_ms / 0.025))
         self.ax.set_ylim(0, top)
-        mean_s, worst_s = serving.train_latency(period_ms * MS)
+        mean_s, worst_s = queueing.train_latency(period_ms * MS)
         self.mean_line.set_xdata([mean_s / MS] * 2)
         self.worst_line.set_xdata([worst_s / MS] * 2)
         self.text.set_text(f"{n:,} requests over {lat_ms.size / arrival_rate:.2f} s\n"
@@ -185,9 +188,9 @@ class TrainPlot(LivePlot):
 
 
 # --- 5. drain time --------------------------------------------------------------------------------
-def drain_times(rows=None, lecture_s: float = serving.LECTURE["drain_s"]) -> Figure:
+def drain_times(rows=None, lecture_s: float = SAID["drain_s"]) -> Figure:
     """Horizontal bars: HBM capacity / bandwidth for every chip, the lecture's 20 ms marked."""
-    rows = rows if rows is not None else serving.drain_table()
+    rows = rows if rows is not None else balance.drain_table()
     rows = sorted(rows, key=lambda r: r["drain_s"])
     fig = _fig((6.6, 4.6))
     ax = fig.add_subplot()
@@ -226,15 +229,15 @@ def throughput_vs_volumes(deployments: dict, volumes=None) -> Figure:
 
 # --- 7. fast mode ---------------------------------------------------------------------------------
 def _toy_problem8(context):
-    return replace(serving.FastModeToy.problem8(), context=float(context))
+    return replace(fastmode.FastModeToy.problem8(), context=float(context))
 
 
 #: fast-mode scenarios: name -> function(context in tokens) -> FastModeToy
 FAST_SCENARIOS = {
     "syllabus toy: 64 GPUs, 2T params (100B active), 2 kB/token": _toy_problem8,
-    "GB200-NVL72 · DeepSeek-V3 (fp8)": lambda c: serving.FastModeToy.from_system("GB200-NVL72", "DeepSeek-V3", c, "fp8"),
-    "GB200-NVL72 · Kimi-K2 (fp8)": lambda c: serving.FastModeToy.from_system("GB200-NVL72", "Kimi-K2", c, "fp8"),
-    "HGX-H200 · Llama-3-70B (fp8)": lambda c: serving.FastModeToy.from_system("HGX-H200", "Llama-3-70B", c, "fp8"),
+    "GB200-NVL72 · DeepSeek-V3 (fp8)": lambda c: fastmode.FastModeToy.from_system("GB200-NVL72", "DeepSeek-V3", c, "fp8"),
+    "GB200-NVL72 · Kimi-K2 (fp8)": lambda c: fastmode.FastModeToy.from_system("GB200-NVL72", "Kimi-K2", c, "fp8"),
+    "HGX-H200 · Llama-3-70B (fp8)": lambda c: fastmode.FastModeToy.from_system("HGX-H200", "Llama-3-70B", c, "fp8"),
 }
 
 
@@ -247,7 +250,7 @@ class FastModePlot(LivePlot):
     M = np.geomspace(1, 100, 120)
     DEFAULT_SCENARIO = next(iter(FAST_SCENARIOS))
 
-    def __init__(self, multiple=6.0, scenario=None, context=100_000, toy: serving.FastModeToy | None = None):
+    def __init__(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None):
         super().__init__()
         self.ax = self.figure.add_subplot()
         (self.curve,) = self.ax.plot([], [], color="C0", label="speed-up (balance step ÷ step)")
@@ -265,7 +268,7 @@ class FastModePlot(LivePlot):
         self.figure.subplots_adjust(left=0.11, right=0.97, bottom=0.14, top=0.9)
         self.update(multiple, scenario, context, toy)
 
-    def update(self, multiple=6.0, scenario=None, context=100_000, toy: serving.FastModeToy | None = None):
+    def update(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None):
         self.clear_message()
         if toy is None:
             scenario = scenario or self.DEFAULT_SCENARIO
@@ -322,16 +325,16 @@ def sparsity_headroom(sweep: dict, hw_name: str, model_name: str, context: float
 def attention_slope(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", kv_dtype="bf16") -> Figure:
     """Per-sequence KV time vs context, dense and sqrt-sparse, against per-sequence compute (log-log)."""
     ctx = np.geomspace(100, 1e7, 200)
-    dense = serving.kv_time_per_sequence(hw, model, ctx, "dense", kv_dtype)
-    sparse = serving.kv_time_per_sequence(hw, model, ctx, "sqrt", kv_dtype)
-    comp = serving.compute_time_per_sequence(hw, model, weight_dtype)
+    dense = roofline.kv_time_per_sequence(hw, model, ctx, "dense", kv_dtype)
+    sparse = roofline.kv_time_per_sequence(hw, model, ctx, "sqrt", kv_dtype)
+    comp = roofline.compute_time_per_sequence(hw, model, weight_dtype)
     fig = _fig()
     ax = fig.add_subplot()
     ax.plot(ctx, dense / US, label="KV read, dense attention (∝ L)")
     ax.plot(ctx, sparse / US, label="KV read, √-sparse attention (∝ √L)")
     ax.axhline(comp / US, color="k", ls="--", lw=1, label="compute per sequence")
     for att, color in (("dense", "C0"), ("sqrt", "C1")):
-        lc = serving.balance_context(hw, model, att, weight_dtype, kv_dtype)
+        lc = roofline.balance_context(hw, model, weight_dtype, kv_dtype, attention=att)
         if lc <= ctx[-1]:
             ax.axvline(lc, color=color, ls=":", lw=1)
     ax.set_xscale("log")

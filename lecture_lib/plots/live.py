@@ -47,7 +47,6 @@ class LivePlot:
         self._chrome_regions = None
         self._background = None
         self._background_key = None
-        self.full_draws = 0          # how often the static part was redrawn (for the benchmark)
         self.state: dict = {}        # the numbers behind the picture, for tests and readers
         self.warning = ""            # a non-fatal note for the reader (e.g. "weights do not fit")
         self.message = self.figure.text(0.5, 0.5, "", ha="center", va="center", wrap=True,
@@ -82,11 +81,6 @@ class LivePlot:
         key += [t.get_text() for t in self.figure.texts if t not in self._dynamic]
         return tuple(key)
 
-    def invalidate(self):
-        """Force the next render to redraw everything (chrome included)."""
-        self._background_key = None
-        self._chrome_regions = None
-
     # --- messages (invalid parameter combinations) ----------------------------------------------
     def show_message(self, text: str):
         """Hide the data and show `text` across the figure (used when parameters are invalid)."""
@@ -114,7 +108,6 @@ class LivePlot:
                 self._full_draw()
                 self._background = self.canvas.copy_from_bbox(self.figure.bbox)
                 self._background_key = key
-                self.full_draws += 1
             else:
                 self.canvas.restore_region(self._background)
             renderer = self.canvas.get_renderer()

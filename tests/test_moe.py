@@ -1,0 +1,58 @@
+"""Tests for lecture_lib.moe: experts touched (Monte Carlo, limits, by hand) and the routed split (config accounting)."""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from lecture_lib import models, moe
+from lecture_lib.lecture import SAID
+from lecture_lib.notation import B, BW, F, L_ctx, N_act, N_tot, b_kv, b_w, k_act, n_exp, m_cost
+
+rng = np.random.default_rng(20260429)
+
+
+# --- 2. experts touched --------------------------------------------------------------------------
+def test_experts_touched_matches_monte_carlo_routing():
+    n, k = 64, 4
+    for batch in (1, 8, 40):
+        hits = []
+        for _ in range(300):
+            chosen = np.zeros(n, bool)
+            for _ in range(batch):
+                chosen[rng.choice(n, size=k, replace=False)] = True
+            hits.append(chosen.mean())
+        assert moe.experts_touched_fraction(batch, k, n) == pytest.approx(np.mean(hits), abs=0.02)
+
+
+def test_experts_touched_limits_and_symbolic_equals_numeric():
+    assert moe.experts_touched_fraction(0, 8, 256) == 0
+    assert moe.experts_touched_fraction(1, 8, 256) == pytest.approx(8 / 256)
+    assert moe.experts_touched_fraction(10_000, 8, 256) == pytest.approx(1.0)
+    f = moe.experts_touched_fraction(np.arange(1, 200), 8, 256)
+    assert np.all(np.diff(f) > 0)
+    for _ in range(10):
+        bb, kk, nn = rng.uniform(0, 500), rng.integers(1, 9), rng.integers(9, 400)
+        sym = float(moe.experts_touched_expr.subs({B: bb, k_act: kk, n_exp: nn}))
+        assert moe.experts_touched_fraction(bb, kk, nn) == pytest.approx(sym, rel=1e-12)
+
+
+def test_routed_split_matches_config_accounting():
+    # specs.md: routed experts 58 layers x 256 x 3·7168·2048 ≈ 654B; non-routed ≈ 16B
+    shared, routed = moe.routed_split("DeepSeek-V3")
+    assert routed == pytest.approx(58 * 256 * 3 * 7168 * 2048, rel=0.01)
+    assert shared == pytest.approx(16.1e9, rel=0.05)
+    assert moe.weight_params_read("DeepSeek-V3", 1) == pytest.approx(37e9, rel=1e-9)
+    assert moe.weight_params_read("DeepSeek-V3", 5000) == pytest.approx(671e9, rel=1e-6)
+    assert moe.weight_params_read("Llama-3-70B", 3) == models.get("Llama-3-70B").total_params
+
+
+def test_batch_to_touch_inverts_touched_fraction():
+    for f, k, n in [(0.5, 8, 256), (0.99, 8, 256), (0.9, 2, 8), (0.999, 4, 128)]:
+        b = moe.batch_to_touch(f, k, n)
+        assert moe.experts_touched_fraction(b, k, n) == pytest.approx(f, rel=1e-9)
+    # by hand: half of 256 experts at 8 per token: B = ln 0.5 / ln(31/32)
+    assert moe.batch_to_touch(0.5, 8, 256) == pytest.approx(math.log(0.5) / math.log(31 / 32))
+    for bad in (0, 1, 1.5):
+        with pytest.raises(ValueError, match="fraction"):
+            moe.batch_to_touch(bad, 8, 256)
