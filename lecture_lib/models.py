@@ -6,6 +6,9 @@ KV bytes are COMPUTED from the architecture, never typed in:
   sliding window   : windowed layers hold at most `sliding_window` tokens, a fixed cost per sequence
 KV heads, not query heads, set the cache size: the query heads belong to the new token only.
 
+The figures are in data/models.toml: one labelled row per model, each with its source (url, date
+checked, quality flag). `load` reads and checks that file.
+
     m = models.get("DeepSeek-V3")
     m.total_params, m.active_params      # parameters (counts, not bytes)
     m.kv_bytes_per_token("bf16")         # bytes of KV cache per token of context
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._registry import Source, UnknownNameError, lookup
+from ._registry import DATA, Field, Source, UnknownNameError, build, load_file, lookup, spread_sources
 from .units import check_nonnegative, check_positive, dtype_bytes
 
 FIGURES = ("total_params", "active_params", "architecture", "training_tokens")
@@ -70,9 +73,7 @@ class Model:
             raise ValueError("sliding_window (tokens) is required when n_sliding_layers > 0")
         if (self.kv_lora_rank is None) != (self.qk_rope_dim is None):
             raise ValueError("MLA needs both kv_lora_rank and qk_rope_dim")
-        src = self.source
-        spread = {} if src is None else ({f: src for f in FIGURES} if isinstance(src, Source) else dict(src))
-        object.__setattr__(self, "sources", spread)
+        object.__setattr__(self, "sources", spread_sources(self.source, FIGURES))
 
     # --- architecture facts ---
     @property
@@ -134,39 +135,40 @@ class Model:
         return self.sources.get(figure)
 
 
-_CHECKED = "2026-11"
-_LLAMA3 = Source("https://arxiv.org/abs/2407.21783", _CHECKED, "P", "Llama 3 herd paper, architecture table")
-_LLAMA2 = Source("https://arxiv.org/abs/2307.09288", _CHECKED, "R", "Llama 2 paper; 7B uses multi-head attention")
-_GPT3 = Source("https://arxiv.org/abs/2005.14165", _CHECKED, "R", "GPT-3 paper, Table 2.1")
-_MIXTRAL = Source("https://arxiv.org/abs/2401.04088", _CHECKED, "R")
-_QWEN25 = Source("https://arxiv.org/abs/2505.09343", _CHECKED, "S", "ISCA'25 DeepSeek paper quotes 327.680 KB/token")
-_QWEN3 = Source("https://github.com/zyzshishui/slime/blob/main/scripts/models/qwen3-235B-A22B.sh", _CHECKED, "P", "mirrors the HF config")
-_DSV3 = Source("https://arxiv.org/abs/2412.19437", _CHECKED, "P", "DeepSeek-V3 report; config_671B.json; 70.272 KB/token in arXiv 2505.09343")
-_KIMI = Source("https://huggingface.co/moonshotai/Kimi-K2-Instruct", _CHECKED, "S", "config dumps: 61 layers, 64 heads, kv_lora 512")
-_GPTOSS = Source("https://github.com/openai/gpt-oss", _CHECKED, "S", "reference config: 36 layers, 128 experts, 4/token, window 128")
-_PALM = Source("https://arxiv.org/abs/2204.02311", _CHECKED, "R", "PaLM paper, Table 1 (multi-query attention)")
+# --- the registry: read from data/models.toml -----------------------------------------------------
+_FIELDS = {
+    "name": Field("text", required=True),
+    "total_params": Field("number", required=True),
+    "active_params": Field("number", required=True),
+    "n_layers": Field("count", required=True),
+    "d_model": Field("count", required=True),
+    "n_heads": Field("count", required=True),
+    "n_kv_heads": Field("count", required=True),
+    "head_dim": Field("count", required=True),
+    "kv_lora_rank": Field("count"),
+    "qk_rope_dim": Field("count"),
+    "n_sliding_layers": Field("count0"),
+    "sliding_window": Field("count"),
+    "n_experts": Field("count"),
+    "experts_per_token": Field("count"),
+    "n_shared_experts": Field("count0"),
+    "training_tokens": Field("number"),
+    "year": Field("count"),
+    "source": Field("source", required=True),
+    "notes": Field("text"),
+}
 
-MODELS: dict[str, Model] = {m.name: m for m in [
-    Model("Llama-2-7B", 6.74e9, 6.74e9, 32, 4096, 32, 32, 128, year=2023, source=_LLAMA2),
-    Model("GPT-3-175B", 175e9, 175e9, 96, 12288, 96, 96, 128, year=2020, source=_GPT3),
-    Model("Llama-3-8B", 8.03e9, 8.03e9, 32, 4096, 32, 8, 128, training_tokens=15e12, year=2024, source=_LLAMA3),
-    Model("Llama-3-70B", 70.6e9, 70.6e9, 80, 8192, 64, 8, 128, training_tokens=15e12, year=2024, source=_LLAMA3),
-    Model("Llama-3-405B", 405e9, 405e9, 126, 16384, 128, 8, 128, training_tokens=15.6e12, year=2024, source=_LLAMA3),
-    Model("Mixtral-8x7B", 46.7e9, 12.9e9, 32, 4096, 32, 8, 128, n_experts=8, experts_per_token=2,
-          year=2023, source=_MIXTRAL),
-    Model("Qwen2.5-72B", 72.7e9, 72.7e9, 80, 8192, 64, 8, 128, year=2024, source=_QWEN25),
-    Model("Qwen3-235B-A22B", 235e9, 22e9, 94, 4096, 64, 4, 128, n_experts=128, experts_per_token=8,
-          year=2025, source=_QWEN3),
-    Model("DeepSeek-V3", 671e9, 37e9, 61, 7168, 128, 128, 128, kv_lora_rank=512, qk_rope_dim=64,
-          n_experts=256, experts_per_token=8, n_shared_experts=1, training_tokens=14.8e12, year=2024, source=_DSV3,
-          notes="671B excludes the 14B multi-token-prediction module; first 3 layers dense"),
-    Model("Kimi-K2", 1.04e12, 32e9, 61, 7168, 64, 64, 128, kv_lora_rank=512, qk_rope_dim=64,
-          n_experts=384, experts_per_token=8, n_shared_experts=1, year=2025, source=_KIMI),
-    Model("gpt-oss-120b", 116.8e9, 5.1e9, 36, 2880, 64, 8, 64, n_sliding_layers=18, sliding_window=128,
-          n_experts=128, experts_per_token=4, year=2025, source=_GPTOSS,
-          notes="alternating 128-token sliding-window and full-attention layers; MXFP4 experts"),
-    Model("PaLM-540B", 540e9, 540e9, 118, 18432, 48, 1, 256, year=2022, source=_PALM),
-]}
+
+def load(path=DATA / "models.toml") -> dict[str, Model]:
+    """Read and check a model file: {name: Model}.
+
+    Raises RegistryError (a ValueError) naming the file, the row and the field of the first bad row.
+    """
+    rows = load_file(path, {"models": _FIELDS}, figures=FIGURES)["models"]
+    return {row["name"]: build(path, label, Model, row) for label, row in rows}
+
+
+MODELS: dict[str, Model] = load()
 
 _ALIASES = {"DeepSeek-R1": "DeepSeek-V3", "Kimi-K2-Instruct": "Kimi-K2", "Mixtral": "Mixtral-8x7B"}
 

@@ -3,6 +3,7 @@
 Volumes are tokens per month as announced; `tokens_per_second` turns them into a rate with an
 average Gregorian month (365.25 / 12 days = 30.44 days). These are company announcements, not
 audited figures, and they count every token (input and output) across all products.
+The figures are in data/traffic.toml, each with its source (url, date checked, quality flag).
 
     v = traffic.get("google-2025-10")
     traffic.tokens_per_second(v)          # ~4.9e8 tok/s
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._registry import Source, lookup
+from ._registry import DATA, Field, Source, build, load_file, lookup
 from .units import DAY, check_positive
 
 #: seconds in an average month (365.25 / 12 days)
@@ -34,21 +35,27 @@ class TokenVolume:
         return self.tokens_per_month / SECONDS_PER_MONTH
 
 
-_D = "2026-11"
-_DECODER = Source("https://the-decoder.com/google-boasts-1-3-quadrillion-tokens-each-month-but-the-figure-is-mostly-window-dressing",
-                  _D, "S", "reports Google's 1.3 quadrillion/month (Oct 2025) and the earlier 480T and 980T")
-_SMITH = Source("https://www.smithstephen.com/p/googles-gemini-likely-just-crossed", _D, "S",
-                "collects Google's announced monthly token counts")
+# --- the registry: read from data/traffic.toml ----------------------------------------------------
+_FIELDS = {
+    "key": Field("text", required=True),
+    "provider": Field("text", required=True),
+    "as_of": Field("date", required=True),
+    "tokens_per_month": Field("number", required=True),
+    "source": Field("source", required=True),
+    "notes": Field("text"),
+}
 
-TOKEN_VOLUMES: list[TokenVolume] = [
-    TokenVolume("google-2025-05", "Google", "2025-05", 480e12, _SMITH,
-                "Google I/O 2025: 480 trillion tokens per month across products"),
-    TokenVolume("google-2025-07", "Google", "2025-07", 980e12, _SMITH,
-                "mid-2025 (Q2 earnings): 980 trillion tokens per month"),
-    TokenVolume("google-2025-10", "Google", "2025-10", 1.3e15, _DECODER,
-                "October 2025: 1.3 quadrillion tokens per month"),
-]
 
+def load(path=DATA / "traffic.toml") -> list[TokenVolume]:
+    """Read and check a token-volume file: [TokenVolume], in file order.
+
+    Raises RegistryError (a ValueError) naming the file, the row and the field of the first bad row.
+    """
+    rows = load_file(path, {"volumes": _FIELDS}, key={"volumes": ("key",)})["volumes"]
+    return [build(path, label, TokenVolume, row) for label, row in rows]
+
+
+TOKEN_VOLUMES: list[TokenVolume] = load()
 REGISTRY: dict[str, TokenVolume] = {v.key: v for v in TOKEN_VOLUMES}
 
 
