@@ -41,10 +41,6 @@ class Price:
     def key(self) -> str:
         return self.model if self.tier == "standard" else f"{self.model}:{self.tier}"
 
-    @property
-    def output_input_ratio(self) -> float:
-        return self.output / self.input
-
     def per_token(self, kind: str = "output", prompt_tokens: int = 0) -> float:
         """Dollars per token of `kind` ('input', 'output', 'cache_read', ...) at this prompt length."""
         long = self.long_context_threshold is not None and prompt_tokens > self.long_context_threshold
