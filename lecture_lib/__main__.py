@@ -17,7 +17,7 @@ import sys
 COMMANDS = {
     "assign": ("lecture_lib.practice.assign", "generate exercises/ from solutions/ (--check: verify)"),
     "grade": ("lecture_lib.practice.grade", "grade submitted notebooks in fresh kernels"),
-    "flashcards": ("lecture_lib.practice.flashcards", "drill the flashcards in the terminal, or export"),
+    "flashcards": ("lecture_lib.practice.drill_terminal", "drill the flashcards in the terminal, or export"),
 }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._registry import DATA, Field, Source, UnknownNameError, build, load_file, lookup
+from ._registry import DATA, Field, Source, build, load_file, lookup
 
 PER_MILLION = 1e6   # prices are quoted per 1e6 tokens
 

@@ -26,7 +26,7 @@ from . import hardware, models
 from .formula import numeric, out
 from .notation import (B, BW, C_hbm, F, F_mac, L_ctx, N_act, N_tot, T_step, b_kv, b_w, l_pass, n_chips,
                        p_chip, r_hw)
-from .units import (FLOPS_PER_MAC, HOUR, canonical_dtype, check_at_least, check_nonnegative,
+from .units import (FLOPS_PER_MAC, canonical_dtype, check_at_least, check_nonnegative,
                     check_positive, dtype_bytes)
 
 # --- the equations ------------------------------------------------------------------------------

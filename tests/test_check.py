@@ -2,6 +2,7 @@
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +12,9 @@ from lecture_lib.practice import (AnswerError, NotAnsweredError, Problem, Slip, 
                                   check, get, load_banks, register)
 import importlib
 check_module = importlib.import_module("lecture_lib.practice.check")
+from lecture_lib.practice import problems
 from lecture_lib.practice.check import RESULTS
+from lecture_lib._registry import UnknownNameError
 
 # --- small self-made problems (ids 99.*), independent of the registries ---------------------------
 STATE = {"value": 0.0238806}   # the "library" value; changed at runtime to prove call-time evaluation
@@ -165,6 +168,29 @@ def test_unknown_problem_names_close_matches():
     with pytest.raises(KeyError, match="99.drain_ms"):
         check("99.drain_s", 1.0)
     assert RESULTS[-1].status == "error"
+
+
+def test_problem_lookup_is_the_registry_lookup():
+    with pytest.raises(UnknownNameError, match=r"Did you mean '01\.weight_fetch_ms'"):
+        get("01.weight_fetch_s")
+    with pytest.raises(TypeError):
+        get(1)
+    bank = load_banks()
+    for pid, problem in bank.items():      # case and punctuation do not matter, and no two ids collide
+        assert get(pid.upper().replace(".", "-").replace("_", " ")) is problem
+
+
+def test_the_banks_are_the_modules_listed_in_BANKS(monkeypatch):
+    here = Path(problems.__file__).parent
+    assert set(problems.BANKS) == {p.stem for p in here.glob("bank_*.py")}   # every bank is listed
+    load_banks()
+    for name in problems.BANKS:                                              # and each one registers
+        assert problems.problems_for(name.removeprefix("bank_")), name
+    imported = []
+    monkeypatch.setattr(problems, "BANKS", ("bank_01",))
+    monkeypatch.setattr(problems, "import_module", lambda name, package=None: imported.append(name))
+    load_banks()
+    assert imported == [".bank_01"]                                          # the list alone decides
 
 
 def test_results_file_gets_one_json_line_per_call(tmp_path, monkeypatch):

@@ -6,8 +6,7 @@ import pytest
 import sympy as sp
 
 from lecture_lib import fastmode
-from lecture_lib.lecture import SAID
-from lecture_lib.notation import B, BW, F, L_ctx, N_act, N_tot, b_kv, b_w, k_act, n_exp, m_cost
+from lecture_lib.notation import BW, F, L_ctx, N_act, N_tot, b_kv, b_w, m_cost
 
 rng = np.random.default_rng(20260429)
 

@@ -3,11 +3,8 @@ import math
 
 import numpy as np
 import pytest
-import sympy as sp
 
 from lecture_lib import queueing
-from lecture_lib.lecture import SAID
-from lecture_lib.notation import B, BW, F, L_ctx, N_act, N_tot, b_kv, b_w, k_act, n_exp, m_cost
 
 rng = np.random.default_rng(20260429)
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .. import hardware, models, roofline, serving, traffic
+from .. import balance, fastmode, models, queueing, roofline, traffic
+from ..lecture import SAID
 from .. import notation as nt
 from ..units import MS
 from .problems import Problem, Slip, register
@@ -16,10 +17,10 @@ from .problems import Problem, Slip, register
 #: the worksheet's numbers (names are registry keys; times in seconds; sizes in tokens)
 GIVEN = SimpleNamespace(
     # problem 1: the lecture's ratio and a made-up MoE
-    ratio=serving.LECTURE["ratio"], total_params=1e12, active_params=50e9,
+    ratio=SAID["ratio"], total_params=1e12, active_params=50e9,
     # problems 2-3: DeepSeek-V3 and the lecture's "32 of 256"
-    dsv3="DeepSeek-V3", lecture_active_experts=serving.LECTURE["dsv3_active_experts"],
-    lecture_total_params=serving.LECTURE["dsv3_total_params"],
+    dsv3="DeepSeek-V3", lecture_active_experts=SAID["dsv3_active_experts"],
+    lecture_total_params=SAID["dsv3_total_params"],
     # problem 5: the context wall
     wall_hw="GB200-NVL72", wall_model="Llama-3-70B", wall_weight_dtype="fp8", wall_kv_dtype="bf16",
     # problem 6: drain time
@@ -29,9 +30,9 @@ GIVEN = SimpleNamespace(
     # problem 8: the simulation
     sim_period_s=0.020, sim_arrival_rate=3_100, sim_capacity=64, sim_requests=20_000, sim_seed=0,
     # problem 9: one deployment against Google
-    batch=serving.LECTURE["batch"], step_s=serving.LECTURE["step_s"], volume="google-2025-10",
+    batch=SAID["batch"], step_s=SAID["step_s"], volume="google-2025-10",
     # problem 10: the fast-mode toy of the syllabus (problem 8 there)
-    fast_multiple=serving.LECTURE["fast_price"],
+    fast_multiple=SAID["fast_price"],
 )
 
 
@@ -40,22 +41,22 @@ def _dsv3():
 
 
 def _dsv3_batch(total_over_active):
-    return serving.balance_batch_from_ratio(GIVEN.ratio, total_over_active)
+    return balance.balance_batch_from_ratio(GIVEN.ratio, total_over_active)
 
 
 def _sim():
     g = GIVEN
-    return serving.simulate_trains(g.sim_period_s, g.sim_arrival_rate, capacity=g.sim_capacity,
+    return queueing.simulate_trains(g.sim_period_s, g.sim_arrival_rate, capacity=g.sim_capacity,
                                    n_requests=g.sim_requests, seed=g.sim_seed)
 
 
 def _deployment_tok_s():
-    return serving.throughput(GIVEN.batch, GIVEN.step_s)
+    return balance.throughput(GIVEN.batch, GIVEN.step_s)
 
 
 register(Problem(
     id="02.balance_batch_moe", title="balance batch of a 1T / 50B MoE", unit="sequences", points=1,
-    rtol=0.01, expected=lambda: serving.balance_batch_from_ratio(GIVEN.ratio, GIVEN.total_params / GIVEN.active_params),
+    rtol=0.01, expected=lambda: balance.balance_batch_from_ratio(GIVEN.ratio, GIVEN.total_params / GIVEN.active_params),
     slips=[Slip(lambda: GIVEN.ratio * GIVEN.active_params / GIVEN.total_params,
                 "You multiplied by active / total. The weight read grows with TOTAL parameters and the "
                 "compute with ACTIVE ones, so B* = ratio × total / active.")],
@@ -118,8 +119,8 @@ register(Problem(
 
 register(Problem(
     id="02.train_mean_ms", title="mean latency of the train schedule", unit="ms", points=1, rtol=0.01,
-    expected=lambda: serving.train_latency(GIVEN.period_s)[0] / MS,
-    slips=[Slip(lambda: serving.train_latency(GIVEN.period_s)[1] / MS,
+    expected=lambda: queueing.train_latency(GIVEN.period_s)[0] / MS,
+    slips=[Slip(lambda: queueing.train_latency(GIVEN.period_s)[1] / MS,
                 "That is the WORST case (just missed a train). The question asks for the mean."),
            Slip(lambda: GIVEN.period_s / 2 / MS,
                 "That is only the mean WAIT; the request then rides one full step.")],
@@ -131,7 +132,7 @@ register(Problem(
     rtol=0.01, expected=lambda: 100 * _sim().miss_fraction,
     slips=[Slip(lambda: _sim().miss_fraction,
                 "That looks like a fraction; the question asks for a percentage.")],
-    hints=["serving.simulate_trains(period_s, arrival_rate, capacity=..., n_requests=..., seed=...) "
+    hints=["queueing.simulate_trains(period_s, arrival_rate, capacity=..., n_requests=..., seed=...) "
            "returns a TrainSim; use its miss_fraction.",
            "Pass exactly the given period, rate, capacity, number of requests and seed."],
 ))
@@ -140,7 +141,7 @@ register(Problem(
     id="02.google_one_in", title="one deployment as a share of Google's traffic", unit="", points=2,
     rtol=0.02,
     expected=lambda: traffic.tokens_per_second(GIVEN.volume) / _deployment_tok_s(),
-    slips=[Slip(lambda: traffic.tokens_per_second(GIVEN.volume) / serving.throughput(GIVEN.batch, 1 / 64),
+    slips=[Slip(lambda: traffic.tokens_per_second(GIVEN.volume) / balance.throughput(GIVEN.batch, 1 / 64),
                 "You used the lecture's 64 steps per second; the question's step is 20 ms.")],
     hints=["Deployment tok/s = batch / step time.",
            "Google's volume is tokens per MONTH; divide by the seconds in a month (about 30.4 days)."],
@@ -148,8 +149,8 @@ register(Problem(
 
 register(Problem(
     id="02.fast_speedup", title="fast mode: the speed-up for 6x the price", unit="×", points=2,
-    rtol=0.01, expected=lambda: serving.FastModeToy.problem8().speedup_for_cost(GIVEN.fast_multiple),
-    slips=[Slip(lambda: serving.FastModeToy.problem8().max_speedup,
+    rtol=0.01, expected=lambda: fastmode.FastModeToy.problem8().speedup_for_cost(GIVEN.fast_multiple),
+    slips=[Slip(lambda: fastmode.FastModeToy.problem8().max_speedup,
                 "That is the ceiling (balance step ÷ weight read), reached only at infinite price."),
            Slip(lambda: GIVEN.fast_multiple,
                 "Speed does not scale with price: the weight read is a floor under the step time.")],
@@ -159,8 +160,8 @@ register(Problem(
 
 register(Problem(
     id="02.clark_multiple", title="what 64 experts buy (Clark et al. 2022)", unit="×", points=1,
-    rtol=0.01, expected=lambda: serving.CLARK_2022.quality_multiple,
-    slips=[Slip(lambda: float(serving.LECTURE["quality_multiple"]),
+    rtol=0.01, expected=lambda: balance.CLARK_2022.quality_multiple,
+    slips=[Slip(lambda: float(SAID["quality_multiple"]),
                 "That is the lecture's rounded '4×'; compute it from 1.3B and 370M.")],
     hints=["Dense-equivalent parameters ÷ active parameters."],
 ))

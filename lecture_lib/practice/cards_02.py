@@ -1,14 +1,14 @@
-"""Flashcards for notebook 02 (lecture chapter 1, second half): numeric cards and drills.
+"""Flashcards for notebook 02 (lecture chapter 1, second half): numeric cards and drills (see cards.py).
 
 Every answer is computed by lecture_lib when the deck is built. Ids start with "N1b." (numeric) and
-"D1b." (drills) so they never collide with deck.py's own chapter-1 cards.
+"D1b." (drills) so they never collide with cards_numeric's chapter-1 cards.
 """
 from __future__ import annotations
 
 import random
 
 from ..units import fmt
-from .deck import Card, Drill
+from .cards import Card, Drill
 
 NOTEBOOK = "02"
 
@@ -20,9 +20,10 @@ def _card(cid, front, back, value, unit, rtol=0.02, tags=()):
 
 def cards() -> list[Card]:
     """The numeric cards of notebook 02 (computed now, from the registries)."""
-    from .. import hardware, models, roofline, serving, traffic
+    from .. import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
+    from ..lecture import SAID
     from ..units import MS
-    L = serving.LECTURE
+    L = SAID
     dsv3, rack = models.get("DeepSeek-V3"), hardware.get("GB200-NVL72")
     out = []
 
@@ -32,7 +33,7 @@ def cards() -> list[Card]:
                      a100, "", 0.05, ("erratum",)))
 
     ratio_params = dsv3.total_params / dsv3.active_params
-    b = serving.balance_batch_from_ratio(L["ratio"], ratio_params)
+    b = balance.balance_batch_from_ratio(L["ratio"], ratio_params)
     out.append(_card("N1b.dsv3_balance_300", f"DeepSeek-V3's balance batch at the lecture's ratio of {L['ratio']}, "
                      f"using parameter counts (not the lecture's '{L['dsv3_active_experts']} of "
                      f"{L['dsv3_experts']}'), in sequences?",
@@ -41,7 +42,7 @@ def cards() -> list[Card]:
                      f"{L['dsv3_active_experts']} active experts; the config routes {dsv3.experts_per_token} "
                      f"(+{dsv3.n_shared_experts} shared).", b, "sequences", 0.03, ("erratum",)))
 
-    b99 = serving.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
+    b99 = moe.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
     k, n = dsv3.experts_per_token, dsv3.n_experts
     out.append(_card("N1b.experts_99", f"DeepSeek-V3 routes each token to {k} of {n} experts. How many tokens "
                      "in a step touch 99% of the experts (on average)?",
@@ -54,13 +55,13 @@ def cards() -> list[Card]:
                      f"≈ {wall:,.0f} tokens, where one sequence's KV read (L·b_kv/BW) equals its compute "
                      "(2·N_active/F).", wall, "tokens", 0.03))
 
-    mean_s, worst_s = serving.train_latency(L["step_s"])
+    mean_s, worst_s = queueing.train_latency(L["step_s"])
     out.append(_card("N1b.train_mean", "Trains leave every 20 ms and there are free seats: mean latency of a "
                      "randomly arriving request (wait + ride), in ms?",
                      f"{mean_s / MS:.0f} ms = 10 ms mean wait + 20 ms ride (worst case {worst_s / MS:.0f} ms).",
                      mean_s / MS, "ms", 0.02))
 
-    rubin = roofline.drain_time(serving.rubin_as_in_lecture())
+    rubin = roofline.drain_time(balance.rubin_as_in_lecture())
     out.append(_card("N1b.rubin_lecture_drain", "Rubin as the lecture had it, 288 GB at 20 TB/s: drain time in ms?",
                      f"{rubin / MS:.1f} ms (the lecture said ≈15; at the public 22 TB/s it is "
                      f"{roofline.drain_time('Rubin') / MS:.1f} ms).", rubin / MS, "ms", 0.02, ("erratum",)))
@@ -75,19 +76,19 @@ def cards() -> list[Card]:
                      "one in how many?", f"≈ 1 in {one_in:,.0f} (the lecture: '1/1000 of Gemini').",
                      one_in, "", 0.03, ("erratum",)))
 
-    peak = serving.throughput_at_balance(rack, dsv3, "fp8")["tok_s"]
+    peak = balance.throughput_at_balance(rack, dsv3, "fp8")["tok_s"]
     out.append(_card("N1b.rack_peak", "GB200-NVL72 serving DeepSeek-V3 (fp8) at its balance batch: tokens per "
                      "second at peak FLOP/s? (e.g. 4.9e6)",
                      f"≈ {peak:.3g} tok/s = F / (2·N_active), whatever the batch or total parameters.",
                      peak, "tok/s", 0.03))
 
-    toy = serving.FastModeToy.problem8()
+    toy = fastmode.FastModeToy.problem8()
     s6 = toy.speedup_for_cost(L["fast_price"])
     out.append(_card("N1b.fast_6x", "Fast-mode toy (weights 3.9 ms, balance step 9.8 ms): the speed-up for 6× the "
                      "price per token?", f"≈ {s6:.2f}× (ceiling {toy.max_speedup:.2f}×: the weight read is a floor).",
                      s6, "×", 0.02))
 
-    q = serving.CLARK_2022.quality_multiple
+    q = balance.CLARK_2022.quality_multiple
     out.append(_card("N1b.clark", "Clark et al. 2022: 64 experts at 370M active match a dense 1.3B. How many "
                      "times the active size is that?", f"≈ {q:.1f}× (the lecture: '64× for 4×').",
                      q, "×", 0.03, ("erratum",)))
@@ -96,10 +97,10 @@ def cards() -> list[Card]:
 
 # --- drills ----------------------------------------------------------------------------------------
 def _train_drill(rng: random.Random):
-    from .. import serving
+    from .. import queueing
     period_ms = rng.choice([5, 10, 15, 20, 25, 30, 40])
     worst = rng.random() < 0.5
-    mean_s, worst_s = serving.train_latency(period_ms / 1e3)
+    mean_s, worst_s = queueing.train_latency(period_ms / 1e3)
     value = (worst_s if worst else mean_s) * 1e3
     kind = "worst-case" if worst else "mean"
     return (f"Steps leave every {period_ms} ms with free seats. {kind.capitalize()} latency (wait + ride) of a "
@@ -108,20 +109,20 @@ def _train_drill(rng: random.Random):
 
 
 def _touched_drill(rng: random.Random):
-    from .. import serving
+    from .. import moe
     n = rng.choice([8, 16, 64, 128, 256, 384])
     k = rng.choice([k for k in (1, 2, 4, 8) if k < n])
     b = rng.choice([1, 4, 16, 32, 64, 128])
-    f = serving.experts_touched_fraction(b, k, n)
+    f = moe.experts_touched_fraction(b, k, n)
     return (f"Each token picks {k} of {n} experts. What fraction of the experts does a batch of {b} tokens touch "
             "on average? (0 to 1)", f, f"1 − (1 − {k}/{n})^{b} = {f:.3g}")
 
 
 def _balance_300_drill(rng: random.Random):
-    from .. import serving
+    from .. import balance
     total = rng.choice([100, 235, 400, 671, 1000, 2000])
     active = rng.choice([a for a in (5, 10, 22, 37, 50, 100) if a < total])
-    b = serving.balance_batch_from_ratio(300, total / active)
+    b = balance.balance_batch_from_ratio(300, total / active)
     return (f"Hardware ratio 300 (lecture units); a model with {total}B total and {active}B active parameters. "
             "Balance batch, KV ignored, in sequences?", b, f"300 × {total}/{active} = {b:,.0f}")
 

@@ -3,8 +3,9 @@
 A problem never stores its answer as a typed number: `expected` is a function that asks the library
 for the value when `check()` runs, so a corrected spec sheet or model card flows into every answer.
 
-Bank modules are `lecture_lib/practice/bank_NN.py` (NN = the notebook number, "01", "02", ...).
-Each one calls `register(Problem(...))` at import time; `load_banks()` imports all of them.
+Bank modules are `lecture_lib/practice/bank_NN.py` (NN = the notebook number, "01", "02", ...),
+listed in BANKS. Each one calls `register(Problem(...))` at import time; `load_banks()` imports the
+modules named in BANKS. To add a bank, write bank_NN.py and add its name to BANKS.
 Ids start with the notebook number and a dot: "02.balance_batch_dsv3".
 
 Kinds of problem:
@@ -16,11 +17,14 @@ Kinds of problem:
 """
 from __future__ import annotations
 
-import difflib
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, Callable
+
+from .._registry import lookup
+
+#: the problem banks, one module per notebook, imported by load_banks()
+BANKS = ("bank_01", "bank_02")
 
 KINDS = ("numeric", "symbolic", "choice")
 
@@ -95,32 +99,16 @@ def register(problem: Problem, *, replace: bool = False) -> Problem:
     return problem
 
 
-_loaded = False
-
-
 def load_banks() -> dict[str, Problem]:
-    """Import every bank_NN module of this package (once) and return the whole bank."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import __path__ as pkg_path
-        for info in sorted(pkgutil.iter_modules(pkg_path), key=lambda i: i.name):
-            if info.name.startswith("bank_"):
-                importlib.import_module(f"{__package__}.{info.name}")
+    """Import the bank modules named in BANKS (each registers its problems once) and return the bank."""
+    for name in BANKS:
+        import_module(f".{name}", __package__)
     return PROBLEMS
 
 
 def get(problem_id: str) -> Problem:
-    """The problem with this id; KeyError naming close matches on a typo."""
-    load_banks()
-    if not isinstance(problem_id, str):
-        raise TypeError(f"problem_id must be a string such as '01.weight_fetch_ms', got {problem_id!r}")
-    try:
-        return PROBLEMS[problem_id]
-    except KeyError:
-        close = difflib.get_close_matches(problem_id, PROBLEMS, n=3)
-        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise KeyError(f"no problem with id {problem_id!r}{hint}") from None
+    """The problem with this id (case- and punctuation-insensitive); KeyError naming close matches."""
+    return lookup("problem", problem_id, load_banks())
 
 
 def problems_for(notebook: str) -> list[Problem]:
