@@ -56,14 +56,14 @@ def test_make_exercise_strips_outputs_keeps_checks_and_does_not_touch_the_source
         nbformat.v4.new_code_cell("### BEGIN SOLUTION answer [s]\nanswer = 42\n### END SOLUTION",
                                   id="a", execution_count=3,
                                   outputs=[nbformat.v4.new_output("stream", text="hi")]),
-        nbformat.v4.new_code_cell('check("01.x", answer)', id="b"),
+        nbformat.v4.new_code_cell('check("01.t_compute_ms", answer)', id="b"),
     ])
     before = nbformat.writes(nb)
     ex = assign.make_exercise(nb, "demo.ipynb")
     assert nbformat.writes(nb) == before
     assert ex.cells[0].source == "answer = ...  # your answer, in s"
     assert ex.cells[0].outputs == [] and ex.cells[0].execution_count is None
-    assert ex.cells[1].source == 'check("01.x", answer)'
+    assert ex.cells[1].source == 'check("01.t_compute_ms", answer)'
     assert assign.render(ex) == assign.render(assign.make_exercise(nb, "demo.ipynb"))   # deterministic
 
 
@@ -105,25 +105,78 @@ def test_hand_edit_missing_and_extra_files_fail_the_check(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=lambda p: p.name)
-def test_solution_notebooks_are_clean_and_nbgrader_ready(path):
+def test_solution_notebooks_are_clean_and_exercises_nbgrader_ready(path):
+    """solutions/ carry no hand-kept nbgrader metadata; assign derives it into exercises/."""
     load_banks()
     nb = nbformat.read(path, as_version=4)
     ex = nbformat.read(ROOT / "exercises" / path.name, as_version=4)
     checks = 0
     for cell, ex_cell in zip(nb.cells, ex.cells):
         assert cell.get("id") == ex_cell.get("id")
+        assert "nbgrader" not in cell.metadata, "nbgrader metadata is derived by assign, not kept by hand"
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, "commit notebooks without outputs"
+        meta = ex_cell.metadata.get("nbgrader")
         for pid, var in CHECK_RE.findall(cell.source):
             checks += 1
-            meta = cell.metadata.get("nbgrader", {})
-            assert meta.get("grade") is True and meta.get("grade_id") == nbgrader_id(pid)
-            assert meta.get("points") == get(pid).points
+            assert meta == {"grade": True, "grade_id": nbgrader_id(pid), "locked": True,
+                            "points": get(pid).points, "schema_version": 3, "solution": False,
+                            "task": False}
         if "BEGIN SOLUTION" in cell.source and cell.cell_type == "code":
-            assert cell.metadata["nbgrader"]["solution"] is True
+            assert meta["solution"] is True and meta["grade"] is False and meta["locked"] is False
+            assert meta["grade_id"].endswith("_answer") and "points" not in meta
+        if "BEGIN SOLUTION" in cell.source and cell.cell_type == "markdown":
+            assert meta["solution"] is True and meta["grade"] is True and meta["points"] == 0
+        if "BEGIN SOLUTION" not in cell.source and not CHECK_RE.search(cell.source):
+            assert meta is None
         assert "BEGIN SOLUTION" not in ex_cell.source
     assert checks >= 8
     assert len(nb.cells) == len(ex.cells)
+    assert "jupytext" not in ex.metadata, "exercises are not jupytext-paired"
+
+
+def _nb(*cells):
+    return nbformat.v4.new_notebook(cells=[
+        (nbformat.v4.new_markdown_cell if kind == "md" else nbformat.v4.new_code_cell)(src, id=f"c{i}")
+        for i, (kind, src) in enumerate(cells)])
+
+
+def test_nbgrader_metadata_is_derived_from_markers_and_check_calls():
+    load_banks()
+    nb = _nb(("md", "Question 1."),
+             ("code", "### BEGIN SOLUTION answer [ms]\nanswer = 1\n### END SOLUTION"),
+             ("code", 'check("01.t_compute_ms", answer)'),
+             ("md", "<!-- ### BEGIN SOLUTION explain_this -->\nWhy.\n<!-- ### END SOLUTION -->"),
+             ("md", "<!-- ### BEGIN SOLUTION -->\nWhy, unnamed.\n<!-- ### END SOLUTION -->"),
+             ("code", "### BEGIN SOLUTION\nanswer = 2\n### END SOLUTION\ncheck('01.cost_per_mtok', answer)"),
+             ("code", "print('not graded')"))
+    nb.cells[2].metadata["nbgrader"] = {"grade_id": "stale", "points": 99}     # hand-kept: overridden
+    metas = assign.nbgrader_metadata(nb, "demo.ipynb")
+    assert metas[0] is None and metas[6] is None
+    assert metas[1] == {"grade": False, "grade_id": "01_t_compute_ms_answer", "locked": False,
+                        "schema_version": 3, "solution": True, "task": False}
+    assert metas[2] == {"grade": True, "grade_id": "01_t_compute_ms", "locked": True,
+                        "points": get("01.t_compute_ms").points, "schema_version": 3,
+                        "solution": False, "task": False}
+    assert metas[3]["grade_id"] == "explain_this" and metas[3]["points"] == 0 and metas[3]["solution"]
+    assert metas[4]["grade_id"] == "01_t_compute_ms_explain"
+    assert metas[5]["grade_id"] == "01_cost_per_mtok" and metas[5]["solution"] and metas[5]["grade"]
+    assert metas[5]["points"] == get("01.cost_per_mtok").points
+    ex = assign.make_exercise(nb, "demo.ipynb")
+    assert [c.metadata.get("nbgrader") for c in ex.cells] == metas
+    assert nb.cells[2].metadata["nbgrader"]["grade_id"] == "stale"              # the source is untouched
+
+
+@pytest.mark.parametrize("cells, message", [
+    ((("code", "### BEGIN SOLUTION\na = 1\n### END SOLUTION"), ("code", "print(a)")), "check"),
+    ((("code", 'check("01.no_such_problem", answer)'),), "no problem"),
+    ((("code", 'check("01.t_compute_ms", a)\ncheck("01.cost_per_mtok", b)'),), "one check"),
+    ((("code", 'check("01.t_compute_ms", a)'), ("code", 'check("01.t_compute_ms", b)')), "duplicate"),
+    ((("md", "<!-- ### BEGIN SOLUTION -->\nWhy.\n<!-- ### END SOLUTION -->"),), "name the explanation"),
+])
+def test_underivable_nbgrader_metadata_is_an_error(cells, message):
+    with pytest.raises(ValueError, match=message):
+        assign.nbgrader_metadata(_nb(*cells), "demo.ipynb")
 
 
 def test_regenerating_keeps_a_learners_answers_as_a_backup(tmp_path):

@@ -1,6 +1,6 @@
 """Generate exercises/ from solutions/:  python -m lecture_lib assign [--check]
 
-Markers (nbgrader's own, so the solutions also load into nbgrader unchanged):
+Markers (nbgrader's own; the nbgrader cell metadata that goes with them is derived, see below):
 
 Code cell (the answer cell; the check call sits in the next cell, or after the block):
 
@@ -22,7 +22,23 @@ Markdown cell (worked explanation, hidden in the exercise), e.g.
     The weights are read once per step ...
     <!-- ### END SOLUTION -->
 
-is replaced by a line saying that the explanation is in the solutions notebook.
+is replaced by a line saying that the explanation is in the solutions notebook. A name after the marker
+(`<!-- ### BEGIN SOLUTION explain_bound -->`) is its nbgrader grade_id.
+
+nbgrader metadata is DERIVED here, never kept by hand in solutions/ (whose .ipynb/.py pairs carry none):
+
+    answer cell   (code, a BEGIN SOLUTION block; its problem is the check("ID", ...) after the block or
+                  in the next code cell)     -> solution, grade_id "<ID>_answer", unlocked
+    check cell    (code, one check("ID", ...) call)
+                                             -> grade, grade_id "<ID>", points from the problem bank
+                                                (`problems.get(ID).points`), locked
+    explanation   (markdown, a BEGIN SOLUTION block)
+                                             -> manually graded answer, 0 points, grade_id from the marker
+                                                (else "<ID of the last check>_explain")
+    (an answer cell that also holds its own check call is a solution + grade cell with the points)
+
+with "." in problem ids written "_" (nbgrader's grade_id alphabet). Every other cell gets no nbgrader
+metadata. Unknown problem ids and duplicate grade ids are errors naming the notebook and cell.
 
 Regenerating never loses work: an exercise notebook that differs from what would be written (a learner's
 answers, say) is first copied to `NAME.ipynb.bak-YYYYmmdd-HHMMSS` beside it.
@@ -47,7 +63,10 @@ BEGIN = "### BEGIN SOLUTION"
 END = "### END SOLUTION"
 _BEGIN_RE = re.compile(r"^(?P<indent>\s*)(?:<!--\s*)?### BEGIN SOLUTION\b(?P<rest>.*)$")
 _SPEC_RE = re.compile(r"^\s*(?P<var>[A-Za-z_]\w*)?\s*(?:\[(?P<unit>[^\]]*)\])?\s*(?:-->)?\s*$")
+_MD_NAME_RE = re.compile(r"^\s*(?P<gid>[A-Za-z0-9_-]+)?\s*(?:-->)?\s*$")
+_CHECK_RE = re.compile(r"""\bcheck\(\s*(?P<q>["'])(?P<pid>[^"']+)(?P=q)""")
 MARKDOWN_STUB = "*(The worked explanation is in the solutions notebook.)*"
+NBGRADER_SCHEMA = 3
 
 
 def stub_line(var: str | None, unit: str | None, indent: str = "") -> str:
@@ -103,10 +122,94 @@ def clean_notebook(nb) -> None:
         cell.metadata.pop("execution", None)
 
 
+def _nbgrader(grade_id: str, *, solution: bool, grade: bool, locked: bool, points=None) -> dict:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": NBGRADER_SCHEMA,
+            "solution": solution, "task": False}
+    if points is not None:
+        meta["points"] = points
+    return meta
+
+
+def _points(pid: str, where: str):
+    from .problems import get, load_banks
+    load_banks()
+    try:
+        return get(pid).points
+    except KeyError as err:
+        raise ValueError(f"{where}: check({pid!r}) names no problem in the bank ({err.args[0]})") from None
+
+
+def nbgrader_metadata(nb, name: str = "") -> list[dict | None]:
+    """The nbgrader cell metadata of each cell of a solutions notebook, derived from its content
+    (see the module docstring); None for a cell that is not part of the grading."""
+    from .problems import nbgrader_id
+
+    def checks(cell):
+        return [m.group("pid") for m in _CHECK_RE.finditer(cell.source)] if cell.cell_type == "code" else []
+
+    metas: list[dict | None] = []
+    last_pid = None
+    for i, cell in enumerate(nb.cells):
+        where = f"{name} cell {i}"
+        meta = None
+        has_block = cell.cell_type in ("code", "markdown") and BEGIN in cell.source
+        if cell.cell_type == "code" and has_block:
+            after = cell.source.split(END, 1)[1] if END in cell.source else ""
+            own = [m.group("pid") for m in _CHECK_RE.finditer(after)]
+            if own:                                           # the check sits after the block
+                pid = own[0]
+                meta = _nbgrader(nbgrader_id(pid), solution=True, grade=True, locked=False,
+                                 points=_points(pid, where))
+                last_pid = pid
+            else:                                             # the check is in the next code cell
+                nxt = next((c for c in nb.cells[i + 1:] if c.cell_type == "code"), None)
+                found = checks(nxt) if nxt is not None else []
+                if not found:
+                    raise ValueError(f"{where}: a solution block needs a check(\"ID\", ...) call after it, "
+                                     f"in the same cell or the next code cell")
+                meta = _nbgrader(f"{nbgrader_id(found[0])}_answer", solution=True, grade=False,
+                                 locked=False)
+        elif cell.cell_type == "code" and checks(cell):
+            found = checks(cell)
+            if len(found) > 1:
+                raise ValueError(f"{where}: one check() per cell, so that each problem has its own "
+                                 f"nbgrader grade_id (found {found})")
+            pid = last_pid = found[0]
+            meta = _nbgrader(nbgrader_id(pid), solution=False, grade=True, locked=True,
+                             points=_points(pid, where))
+        elif cell.cell_type == "markdown" and has_block:
+            first = next(line for line in cell.source.split("\n") if _BEGIN_RE.match(line))
+            named = _MD_NAME_RE.match(_BEGIN_RE.match(first).group("rest"))
+            if named and named.group("gid"):
+                gid = named.group("gid")
+            elif last_pid is not None:
+                gid = f"{nbgrader_id(last_pid)}_explain"
+            else:
+                raise ValueError(f"{where}: name the explanation, `<!-- {BEGIN} explain_NAME -->` "
+                                 f"(no check() before it to name it after)")
+            meta = _nbgrader(gid, solution=True, grade=True, locked=False, points=0)
+        metas.append(meta)
+    seen: dict[str, int] = {}
+    for i, meta in enumerate(metas):
+        if meta is not None:
+            if meta["grade_id"] in seen:
+                raise ValueError(f"{name} cells {seen[meta['grade_id']]} and {i}: duplicate nbgrader "
+                                 f"grade_id {meta['grade_id']!r}")
+            seen[meta["grade_id"]] = i
+    return metas
+
+
 def make_exercise(nb, name: str = "") -> nbformat.NotebookNode:
-    """The exercise version of a solutions notebook (a new object; `nb` is not modified)."""
+    """The exercise version of a solutions notebook (a new object; `nb` is not modified):
+    solutions stubbed, outputs stripped, nbgrader metadata derived (see `nbgrader_metadata`)."""
     ex = copy.deepcopy(nb)
     clean_notebook(ex)
+    ex.metadata.pop("jupytext", None)          # the solutions' pairing settings; exercises are unpaired
+    for cell, meta in zip(ex.cells, nbgrader_metadata(ex, name)):
+        if meta is None:
+            cell.metadata.pop("nbgrader", None)
+        else:
+            cell.metadata["nbgrader"] = meta
     for i, cell in enumerate(ex.cells):
         if cell.cell_type in ("code", "markdown") and "BEGIN SOLUTION" in cell.source:
             cell.source = strip_solutions(cell.source, cell.cell_type, f"{name} cell {i}")
