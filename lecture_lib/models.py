@@ -109,6 +109,36 @@ class Model:
             return self.kv_lora_rank + self.qk_rope_dim
         return 2 * self.n_kv_heads * self.head_dim
 
+    def attention_macs_per_layer_token(self) -> int:
+        """Multiply-adds one new token spends on one cached token in one layer (MAC).
+
+        MHA/GQA/MQA: every query head takes a dot product with the cached key (head_dim MACs) and adds
+        the cached value in (head_dim MACs): 2·n_heads·head_dim, whatever the number of KV heads.
+        MLA, absorbed (DeepSeek's decode form): each head works in the latent space, a dot product over
+        the latent and RoPE dims (d_c + d_rope) and a weighted sum over the latent (d_c):
+        n_heads·(2·d_c + d_rope).
+        """
+        if self.kv_lora_rank is not None:
+            return self.n_heads * (2 * self.kv_lora_rank + self.qk_rope_dim)
+        return 2 * self.n_heads * self.head_dim
+
+    def attention_flops_per_token(self) -> float:
+        """Attention FLOPs per new token per cached token, over the full-attention layers (FLOP/token).
+
+        2 FLOPs per multiply-add. Windowed layers attend to at most `sliding_window` tokens: see
+        attention_flops_per_sequence. (The lecture leaves this term out as small; for MLA it is not.)
+        """
+        return 2.0 * self.n_full_layers * self.attention_macs_per_layer_token()
+
+    def attention_flops_per_sequence(self, context):
+        """Attention FLOPs one new token spends on a context of `context` cached tokens (FLOP; arrays ok)."""
+        check_nonnegative("context", context)
+        ctx = np.asarray(context, dtype=float)
+        per_layer_tok = 2.0 * self.attention_macs_per_layer_token()
+        out = per_layer_tok * (self.n_full_layers * ctx
+                               + self.n_sliding_layers * np.minimum(ctx, self.sliding_window or 0))
+        return float(out) if out.ndim == 0 else out
+
     # --- bytes ---
     def kv_bytes_per_token(self, dtype: str = "bf16") -> float:
         """KV-cache bytes per token of context, over the full-attention layers (bytes/token).

@@ -54,8 +54,42 @@ f_touch = _s("f_touch")
 w_wait = sp.Symbol("w", nonnegative=True)
 R_tok = _s("R_tok")
 t_dep = _s("t_dep")
+f_att = _s("f_att")
 N_sh = _s("N_sh")
 N_rt = _s("N_rt")
+# chapter 5: training, RL and inference compute (lecture_lib/training.py)
+d_in = _s("d_in")
+d_out = _s("d_out")
+D_PT = _s("D_PT")
+D_RL = _s("D_RL")
+D_inf = _s("D_inf")
+k_PT = _s("k_PT")
+k_RL = _s("k_RL")
+k_inf = _s("k_inf")
+u_RL = _s("u_RL")
+u_inf = _s("u_inf")
+s_PT = _s("s_PT")
+s_RL = _s("s_RL")
+s_inf = _s("s_inf")
+x_h = _s("x_h")
+a_h = _s("a_h")
+b_h = _s("b_h")
+p_h = _s("p_h")
+q_h = _s("q_h")
+R_world = _s("R_world")
+n_fam = _s("n_fam")
+f_keep = _s("f_keep")
+eta = _s("eta")
+T_chip = _s("T_chip")
+n_serve = _s("n_serve")
+# chapter 7: activation memory of training, stored vs reversible (lecture_lib/mixing.py)
+d_model = _s("d_model")
+n_layers = _s("n_layers")
+n_heads = _s("n_heads")
+L_seq = _s("L_seq")
+b_act = _s("b_act")
+b_mask = sp.Symbol("b_mask", nonnegative=True)
+n_tok = _s("n_tok")
 
 LATEX = {
     B: "B", N_act: r"N_{\mathrm{active}}", N_tot: r"N_{\mathrm{total}}", b_w: r"b_{w}",
@@ -66,7 +100,15 @@ LATEX = {
     T_step: r"T_{\mathrm{step}}", N: "N", D: "D", E: "E", P: "P",
     k_act: r"k_{\mathrm{active}}", n_exp: r"n_{\mathrm{experts}}",
     F_mac: r"F_{\mathrm{MAC}}", r_hw: "r", m_cost: "m", f_touch: r"f_{\mathrm{touched}}", w_wait: "w",
-    R_tok: r"R_{\mathrm{tok}}", t_dep: r"t_{\mathrm{deploy}}", N_sh: r"N_{\mathrm{always}}", N_rt: r"N_{\mathrm{routed}}",
+    f_att: r"f_{\mathrm{att}}", R_tok: r"R_{\mathrm{tok}}", t_dep: r"t_{\mathrm{deploy}}", N_sh: r"N_{\mathrm{always}}", N_rt: r"N_{\mathrm{routed}}",
+    d_in: r"d_{\mathrm{in}}", d_out: r"d_{\mathrm{out}}", D_PT: r"D_{\mathrm{PT}}", D_RL: r"D_{\mathrm{RL}}",
+    D_inf: r"D_{\mathrm{inf}}", k_PT: r"k_{\mathrm{PT}}", k_RL: r"k_{\mathrm{RL}}", k_inf: r"k_{\mathrm{inf}}",
+    u_RL: r"u_{\mathrm{RL}}", u_inf: r"u_{\mathrm{inf}}", s_PT: r"s_{\mathrm{PT}}", s_RL: r"s_{\mathrm{RL}}",
+    s_inf: r"s_{\mathrm{inf}}", x_h: "x", a_h: "a", b_h: "b", p_h: "p", q_h: "q",
+    R_world: r"R_{\mathrm{world}}", n_fam: r"n_{\mathrm{family}}", f_keep: r"f_{\mathrm{keep}}", eta: r"\eta",
+    T_chip: r"T_{\mathrm{chip}}", n_serve: r"n_{\mathrm{serve}}",
+    d_model: r"d_{\mathrm{model}}", n_layers: r"n_{\mathrm{layers}}", n_heads: r"n_{\mathrm{heads}}",
+    L_seq: r"L_{\mathrm{seq}}", b_act: r"b_{\mathrm{act}}", b_mask: r"b_{\mathrm{mask}}", n_tok: r"n_{\mathrm{tok}}",
 }
 
 TABLE: list[Entry] = [
@@ -77,6 +119,7 @@ TABLE: list[Entry] = [
     Entry(L_ctx, "context length: tokens already in a sequence's KV cache", "tokens", "len_ctx", 1),
     Entry(b_kv, "KV-cache bytes per token of context (a model property; with sliding-window layers, the average over the context)", "bytes/token", "bytes_tok", 1),
     Entry(l_pass, "new tokens per sequence in one pass (1 in decode, the prompt length in prefill)", "tokens", "len_pass", 6),
+    Entry(f_att, "attention FLOPs per new token per cached token (Q·K and P·V over every layer; MLA absorbed: its latent width)", "FLOP/token", "(left out as small)", 1),
     Entry(F, "peak dense compute at the stated dtype (2 FLOPs per multiply-add)", "FLOP/s", "FLOPs (counted as multiplies)", 1),
     Entry(BW, "memory (HBM) bandwidth", "bytes/s", "mem_bw", 1),
     Entry(C_hbm, "memory (HBM) capacity", "bytes", "HBM capacity", 1),
@@ -102,6 +145,37 @@ TABLE: list[Entry] = [
     Entry(N_sh, "parameters every token reads: attention, dense layers, shared experts, embeddings", "parameters", "(the non-expert weights)", 1),
     Entry(N_rt, "parameters in the routed experts of all MoE layers", "parameters", "experts", 1),
     Entry(w_wait, "wait from a request's arrival to the next step's start", "s", "waiting for the train", 1),
+    Entry(d_in, "input width of one weight matrix (y = x·W, W is d_in × d_out)", "numbers", "(matmul shape)", 5),
+    Entry(d_out, "output width of one weight matrix", "numbers", "(matmul shape)", 5),
+    Entry(D_PT, "pre-training tokens", "tokens", "D_pretrain, D_PT", 5),
+    Entry(D_RL, "RL rollout tokens", "tokens", "D_RL", 5),
+    Entry(D_inf, "tokens a model serves over its deployment", "tokens", "D_inference", 5),
+    Entry(k_PT, "pre-training FLOPs per active parameter per token (2 forward + 4 backward)", "FLOP/(param·token)", "6", 5),
+    Entry(k_RL, "RL FLOPs per active parameter per token (2 forward-only rollouts, 6 if trained on)", "FLOP/(param·token)", "2 to 6", 5),
+    Entry(k_inf, "inference FLOPs per active parameter per token (forward only)", "FLOP/(param·token)", "2", 5),
+    Entry(u_RL, "RL inefficiency: cost multiplier for running below training's utilisation (>= 1)", "×", "inefficiency", 5),
+    Entry(u_inf, "inference inefficiency: cost multiplier for decode's low utilisation (>= 1)", "×", "inefficiency", 5),
+    Entry(s_PT, "share of a model's lifetime compute spent on pre-training", "fraction", "a third", 5),
+    Entry(s_RL, "share of lifetime compute spent on RL", "fraction", "a third", 5),
+    Entry(s_inf, "share of lifetime compute spent on inference", "fraction", "a third (Dwarkesh: half)", 5),
+    Entry(x_h, "the knob of a trade-off: one term of the cost falls with it, the other rises", "any", "x", 5),
+    Entry(a_h, "scale of the falling term a·x^(-p)", "cost", "A", 5),
+    Entry(b_h, "scale of the rising term b·x^q", "cost", "B", 5),
+    Entry(p_h, "exponent of the falling term", "dimensionless", "(1 in 1/x)", 5),
+    Entry(q_h, "exponent of the rising term", "dimensionless", "(1 in x)", 5),
+    Entry(R_world, "tokens per second served worldwide, all models together", "tokens/s", "500M tokens/s", 5),
+    Entry(n_fam, "models in a family sharing the traffic", "models", "divide by 5 to 10", 5),
+    Entry(f_keep, "expected fraction of the planned deployment a model really serves (derating)", "fraction", "derate", 5),
+    Entry(eta, "utilisation: achieved FLOP/s over peak (MFU)", "fraction", "efficiency, ~30%", 5),
+    Entry(T_chip, "chip-seconds a run used (GPU-hours × 3600)", "chip·s", "GPU-hours", 5),
+    Entry(n_serve, "chips needed to serve a token rate", "chips", "how many GPUs", 5),
+    Entry(d_model, "model width: numbers in one token's residual-stream vector", "numbers", "d_model", 7),
+    Entry(n_layers, "transformer layers (blocks)", "layers", "layers", 7),
+    Entry(n_heads, "attention (query) heads per layer", "heads", "heads", 7),
+    Entry(L_seq, "training sequence length (tokens per sequence in one step)", "tokens", "(sequence length)", 7),
+    Entry(b_act, "bytes per stored activation element (bf16 2)", "bytes", "2 bytes", 7),
+    Entry(b_mask, "bytes per stored dropout-mask element (1, or 0 without dropout)", "bytes", "(not in the lecture)", 7),
+    Entry(n_tok, "tokens whose activations one training step holds (sequences × sequence length)", "tokens", "tokens in flight", 7),
 ]
 
 SYMBOLS: dict[str, sp.Symbol] = {e.symbol.name: e.symbol for e in TABLE}

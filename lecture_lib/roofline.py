@@ -11,6 +11,16 @@ The equations (our form: F counts 2 FLOPs per multiply-add, weights in bytes = p
 The lecture writes t_compute = B·N/FLOPs with FLOPs counted as multiplies and N in bytes at the
 serving precision; `lecture_ratio` shows that both forms give the same balance batch.
 
+Beyond the blackboard (a bound must be true at the edges):
+
+    t_weights = (N_always + N_routed·(1 − (1 − k/n)^(B·l_pass)))·b_w / BW
+                                              experts="touched" (default): an MoE step reads the
+                                              experts its tokens touch; at B = 1 that is ~N_active.
+                                              experts="all" is the lecture's N_tot·b_w/BW.
+    t_attn    = B·l_pass·L_ctx·f_att / F      attention_flops=True adds it to t_compute; the result
+                                              reports it either way (f_att from the architecture).
+    HBM used  = N_tot·b_w + B·L_ctx·b_kv      reported on the result with `fits`.
+
 Numeric functions below are `sympy.lambdify` of these very expressions, so a plotted curve is the
 derived equation. All times are seconds, all sizes bytes, rates per second; arrays broadcast.
 """
@@ -22,10 +32,10 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from . import hardware, models
+from . import hardware, models, moe
 from .formula import numeric, out
-from .notation import (B, BW, C_hbm, F, F_mac, L_ctx, N_act, N_tot, T_step, b_kv, b_w, l_pass, n_chips,
-                       p_chip, r_hw)
+from .notation import (B, BW, C_hbm, F, F_mac, L_ctx, N_act, N_tot, T_step, b_kv, b_w, f_att, l_pass,
+                       n_chips, p_chip, r_hw)
 from .units import (FLOPS_PER_MAC, canonical_dtype, check_at_least, check_nonnegative,
                     check_positive, dtype_bytes)
 
@@ -36,6 +46,12 @@ t_kv_expr = B * L_ctx * b_kv / BW
 t_mem_expr = t_weights_expr + t_kv_expr
 t_step_expr = sp.Max(t_compute_expr, t_mem_expr)
 step_time_eq = sp.Eq(T_step, t_step_expr)
+
+#: the fuller model's two extra terms (module docstring, "Beyond the blackboard"):
+#: an MoE step reads only the weights its B·l_pass tokens touch (uniform independent routing) ...
+t_weights_touched_expr = moe.weights_read_expr.subs(B, B * l_pass) * b_w / BW
+#: ... and attention multiplies every new token against every cached token (off by default, as in the lecture)
+t_attention_expr = B * l_pass * L_ctx * f_att / F
 
 #: tokens per second of a pass that emits B·l_pass tokens every T_step
 throughput_expr = B * l_pass / T_step
@@ -111,14 +127,30 @@ def implied_kv_bytes_per_token(active_params, context, ratio=300.0, weight_bytes
 
 
 # --- results ------------------------------------------------------------------------------------
+EXPERTS = ("touched", "all")
+
+
 @dataclass(frozen=True)
 class StepTime:
-    """Lower-bound times of one forward pass, in seconds (floats, or arrays when inputs are)."""
+    """Lower-bound times of one forward pass, in seconds (floats, or arrays when inputs are).
+
+    compute:    matmul time at peak, including attention when attention_flops=True
+    weights:    weight-read time (the weights the step touches, or all of them with experts="all")
+    kv:         KV-cache read time
+    attention:  the attention FLOPs' time, reported whether or not it is in `compute`
+    hbm_bytes:  bytes resident in HBM: all weights plus every sequence's KV cache
+    hbm_capacity: the system's HBM, bytes; `fits` says whether hbm_bytes <= hbm_capacity
+    """
     compute: object
     weights: object
     kv: object
     batch: object
     tokens_per_seq: object
+    attention: object = 0.0
+    hbm_bytes: object = float("nan")
+    hbm_capacity: float = float("nan")
+    experts: str = "touched"
+    attention_flops: bool = False
 
     @property
     def memory(self):
@@ -139,6 +171,12 @@ class StepTime:
     def tokens(self):
         """Tokens the pass produces (batch x tokens per sequence)."""
         return self.batch * self.tokens_per_seq
+
+    @property
+    def fits(self):
+        """Whether the weights and the batch's KV caches fit in HBM (bool, or an array of them)."""
+        f = np.asarray(self.hbm_bytes) <= self.hbm_capacity
+        return bool(f) if f.ndim == 0 else f
 
 
 def _compute_rate(chip: hardware.Chip, weight_dtype: str, compute_dtype: str | None) -> float:
@@ -175,36 +213,78 @@ def kv_bytes_per_token_at(model, context, kv_dtype: str = "bf16"):
         return out(np.where(ctx > 0, per_seq / np.where(ctx > 0, ctx, 1.0), m.kv_bytes_per_token(kv_dtype)))
 
 
+def attention_flops_per_token_at(model, context):
+    """f_att at `context`: attention FLOPs per new token / context tokens (FLOP/token; arrays broadcast).
+
+    The architecture's constant for full attention; with sliding-window layers, the average over the
+    context. At context 0, the full-attention figure.
+    """
+    m = models.resolve(model)
+    ctx = np.asarray(context, dtype=float)
+    per_seq = np.asarray(m.attention_flops_per_sequence(ctx), dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return out(np.where(ctx > 0, per_seq / np.where(ctx > 0, ctx, 1.0), m.attention_flops_per_token()))
+
+
+def _check_options(experts, attention_flops):
+    if experts not in EXPERTS:
+        raise ValueError(f"experts must be 'touched' (the weights the batch's tokens route to) or 'all' "
+                         f"(the lecture's reading), got {experts!r}")
+    if not isinstance(attention_flops, (bool, np.bool_)):
+        raise TypeError(f"attention_flops must be True or False, got {attention_flops!r}")
+
+
 def _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context) -> dict:
     """The notation-table values of one configuration, by symbol name."""
+    always, routed = moe.routed_split(m)
     return dict(N_tot=m.total_params, N_act=m.active_params, b_w=dtype_bytes(weight_dtype, "weight_dtype"),
                 F=_compute_rate(chip, weight_dtype, compute_dtype), BW=chip.hbm_bandwidth,
-                L_ctx=context, b_kv=kv_bytes_per_token_at(m, context, kv_dtype))
+                L_ctx=context, b_kv=kv_bytes_per_token_at(m, context, kv_dtype),
+                f_att=attention_flops_per_token_at(m, context), N_sh=always, N_rt=routed,
+                k_act=m.experts_per_token or 1, n_exp=m.n_experts or 1)
+
+
+def _evaluate(expr, values: dict, **extra):
+    """numeric(expr) with the values it needs picked from `values` (plus `extra`)."""
+    f = numeric(expr)
+    return f(**{k: v for k, v in {**values, **extra}.items() if k in f.names})
 
 
 def step_time(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-              tokens_per_seq=1, compute_dtype: str | None = None) -> StepTime:
+              tokens_per_seq=1, compute_dtype: str | None = None, experts: str = "touched",
+              attention_flops: bool = False) -> StepTime:
     """Roofline time of one pass of `batch` sequences at `context` tokens of KV each.
 
     hw: a Chip/System or registry name; model: a Model or registry name.
     batch: sequences (> 0); context: tokens already cached per sequence (>= 0);
     tokens_per_seq: new tokens per sequence in this pass (1 = decode; >1 = a prefill-like pass).
     weight_dtype / kv_dtype: storage formats; compute_dtype defaults to weight_dtype.
-    Weights: all N_total are read each pass (the lecture's model; for an MoE this is exact once the
-    batch touches every expert). Returns a StepTime (seconds).
+    experts: "touched" (default) reads, for an MoE, the always-on weights plus the experts the step's
+        B·tokens_per_seq tokens are expected to touch (uniform independent routing): about N_active at
+        B = 1, all N_total once B·k ≫ n. "all" reads every weight every step (the lecture's model).
+    attention_flops: add the attention matmuls (every new token against every cached token, at the
+        pass's compute rate) to `compute`; the result reports them as `attention` either way.
+    Returns a StepTime (seconds) that also says whether the batch fits in HBM (`fits`).
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
     check_positive("batch", batch)
     check_nonnegative("context", context)
     check_at_least("tokens_per_seq", tokens_per_seq, 1)
     _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
+    _check_options(experts, attention_flops)
     v = _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context)
     batch_a = np.asarray(batch, dtype=float)
+    matmul = _evaluate(t_compute_expr, v, B=batch_a, l_pass=tokens_per_seq)
+    attention = _evaluate(t_attention_expr, v, B=batch_a, l_pass=tokens_per_seq)
+    weights_expr = t_weights_touched_expr if experts == "touched" and m.is_moe else t_weights_expr
+    weights = _evaluate(weights_expr, v, B=batch_a, l_pass=tokens_per_seq)
     return StepTime(
-        compute=numeric(t_compute_expr)(B=batch_a, l_pass=tokens_per_seq, N_act=v["N_act"], F=v["F"]),
-        weights=out(numeric(t_weights_expr)(N_tot=v["N_tot"], b_w=v["b_w"], BW=v["BW"]) + 0 * batch_a),
-        kv=numeric(t_kv_expr)(B=batch_a, L_ctx=context, b_kv=v["b_kv"], BW=v["BW"]),
-        batch=out(batch_a), tokens_per_seq=out(tokens_per_seq))
+        compute=out(matmul + attention) if attention_flops else matmul,
+        weights=out(weights + 0 * batch_a),
+        kv=_evaluate(t_kv_expr, v, B=batch_a),
+        batch=out(batch_a), tokens_per_seq=out(tokens_per_seq), attention=attention,
+        hbm_bytes=_evaluate(hbm_used_expr, v, B=batch_a), hbm_capacity=chip.hbm_capacity,
+        experts=experts, attention_flops=bool(attention_flops))
 
 
 @dataclass(frozen=True)
@@ -218,11 +298,16 @@ class CostParts:
 
 
 def cost_parts(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-               dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None) -> CostParts:
-    """Each part of the step time priced per token: part x chips x $/chip-hour / 3600 / tokens ($/token)."""
+               dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None,
+               experts: str = "touched", attention_flops: bool = False) -> CostParts:
+    """Each part of the step time priced per token: part x chips x $/chip-hour / 3600 / tokens ($/token).
+
+    experts / attention_flops: as in `step_time`.
+    """
     check_positive("dollars_per_chip_hour", dollars_per_chip_hour)
     chip = hardware.resolve(hw)
-    r = step_time(chip, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype)
+    r = step_time(chip, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype,
+                  experts, attention_flops)
     price = numeric(cost_from_step_expr)
     return CostParts(*(price(T_step=part, n_chips=chip.n_chips, p_chip=dollars_per_chip_hour, B=r.batch,
                              l_pass=r.tokens_per_seq)
@@ -230,16 +315,19 @@ def cost_parts(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype
 
 
 def cost_per_token(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-                   dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None):
+                   dollars_per_chip_hour=2.0, tokens_per_seq=1, compute_dtype: str | None = None,
+                   experts: str = "touched", attention_flops: bool = False):
     """Dollars per generated token: step time x chips x $/chip-hour / 3600 / tokens in the pass."""
     return cost_parts(hw, model, batch, context, weight_dtype, kv_dtype, dollars_per_chip_hour,
-                      tokens_per_seq, compute_dtype).total
+                      tokens_per_seq, compute_dtype, experts, attention_flops).total
 
 
 def tokens_per_second(hw, model, batch, context=0, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-                      tokens_per_seq=1, compute_dtype: str | None = None):
+                      tokens_per_seq=1, compute_dtype: str | None = None, experts: str = "touched",
+                      attention_flops: bool = False):
     """Tokens per second the whole system produces (batch x tokens per sequence / step time)."""
-    r = step_time(hw, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype)
+    r = step_time(hw, model, batch, context, weight_dtype, kv_dtype, tokens_per_seq, compute_dtype,
+                  experts, attention_flops)
     return numeric(throughput_expr)(B=r.batch, l_pass=r.tokens_per_seq, T_step=r.total)
 
 
@@ -266,37 +354,76 @@ def lecture_ratio(hw, dtype: str = "bf16") -> float:
 
 
 def balance_batch(hw, model, weight_dtype: str = "bf16", context=0, kv_dtype: str = "bf16",
-                  compute_dtype: str | None = None):
+                  compute_dtype: str | None = None, experts: str = "touched", attention_flops: bool = False):
     """Batch (sequences) at which compute time equals memory time in decode.
 
-    With context = 0 this is the lecture's B* = t_weights / (compute per sequence)
-    = (F / BW) x (b_w / 2) x (N_total / N_active). With context > 0 the KV reads use up bandwidth and
-    B* grows; at or beyond `balance_context` no batch balances and the result is inf.
+    With context = 0 and experts="all" this is the lecture's B* = t_weights / (compute per sequence)
+    = (F / BW) x (b_w / 2) x (N_total / N_active), the closed form of `balance_batch_expr`. With
+    context > 0 the KV reads use up bandwidth and B* grows; at or beyond `balance_context` no batch
+    balances and the result is inf. With experts="touched" (default) an MoE's weight read grows with
+    the batch, so B* is the root of t_compute(B) = t_weights_touched(B) + t_kv(B), found by bisection
+    below the all-weights closed form (the two agree once B·k ≫ n_experts).
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
     check_nonnegative("context", context)
     _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
+    _check_options(experts, attention_flops)
     v = _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context)
-    b_star = np.asarray(numeric(_balance_batch_with_kv_expr)(**v))
+    if attention_flops:       # fold the attention's per-sequence time into the compute side
+        v = dict(v, N_act=v["N_act"] + np.asarray(v["L_ctx"], float) * v["f_att"] / 2)
+    b_all = np.asarray(_evaluate(_balance_batch_with_kv_expr, v), dtype=float)
     # the solution's denominator (compute per sequence - KV per sequence) is <= 0 past the balance context
-    return out(np.where(np.isfinite(b_star) & (b_star > 0), b_star, np.inf))
+    b_all = np.where(np.isfinite(b_all) & (b_all > 0), b_all, np.inf)
+    if experts == "all" or not m.is_moe:
+        return out(b_all)
+    # compute - memory is convex in B, negative at 0 (the always-read weights), >= 0 at b_all: one root
+    lo, hi = np.zeros_like(b_all), np.where(np.isfinite(b_all), b_all, 0.0)
+    gap = numeric(_touched_gap_expr)
+    for _ in range(64):
+        mid = (lo + hi) / 2
+        above = np.asarray(gap(**{k: val for k, val in v.items() if k in gap.names}, B=mid)) >= 0
+        lo, hi = np.where(above, lo, mid), np.where(above, mid, hi)
+    return out(np.where(np.isfinite(b_all), hi, np.inf))
+
+
+def _touched_gap_expr():
+    """Compute minus memory time of a decode step with touched weights (s); zero at the balance batch."""
+    return t_compute_expr.subs(l_pass, 1) - (t_weights_touched_expr.subs(l_pass, 1) + t_kv_expr)
+
+
+@lru_cache(maxsize=None)
+def balance_context_attention_expr():
+    """L_ctx at which the KV slope equals the compute slope with attention FLOPs in the compute."""
+    per_seq = sp.diff(t_compute_expr.subs(l_pass, 1) + t_attention_expr.subs(l_pass, 1), B)
+    (solution,) = sp.solve(sp.Eq(sp.diff(t_kv_expr, B), per_seq), L_ctx)
+    return solution
 
 
 def balance_context(hw, model, weight_dtype: str = "bf16", kv_dtype: str = "bf16",
-                    compute_dtype: str | None = None, attention: str = "dense") -> float:
+                    compute_dtype: str | None = None, attention: str = "dense",
+                    attention_flops: bool = False) -> float:
     """Context (tokens) where KV time per sequence equals compute time per sequence.
 
     Beyond it decode is memory-bound at every batch size. Uses the full-attention KV bytes per token.
     attention: 'dense' reads the whole context; 'sqrt' (the lecture's toy of sparse attention) reads
     ~sqrt(context) tokens, which squares the balance context.
+    attention_flops: count the attention matmuls as compute (dense only); when they grow as fast as the
+    KV reads (f_att/F >= b_kv/BW) no context is memory-bound at every batch and the result is inf.
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
     _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
+    _check_options("all", attention_flops)
     expr = {"dense": balance_context_expr, "sqrt": balance_context_sqrt_expr}.get(attention)
     if expr is None:
         raise ValueError(f"attention must be 'dense' or 'sqrt', got {attention!r}")
-    return numeric(expr)(N_act=m.active_params, F=_compute_rate(chip, weight_dtype, compute_dtype),
-                         BW=chip.hbm_bandwidth, b_kv=m.kv_bytes_per_token(kv_dtype))
+    v = dict(N_act=m.active_params, F=_compute_rate(chip, weight_dtype, compute_dtype),
+             BW=chip.hbm_bandwidth, b_kv=m.kv_bytes_per_token(kv_dtype), f_att=m.attention_flops_per_token())
+    if attention_flops:
+        if attention != "dense":
+            raise ValueError("attention_flops=True is modelled for attention='dense' only")
+        l_star = _evaluate(balance_context_attention_expr, v)
+        return l_star if l_star > 0 else float("inf")
+    return _evaluate(expr, v)
 
 
 def max_batch(hw, model, context, weight_dtype: str = "bf16", kv_dtype: str = "bf16"):
@@ -363,4 +490,6 @@ __all__ = ["StepTime", "CostParts", "step_time", "cost_per_token", "cost_parts",
            "t_step_expr", "step_time_eq", "cost_per_token_expr", "cost_from_step_expr", "throughput_expr",
            "drain_time_expr", "hbm_used_expr", "hardware_ratio_expr", "lecture_t_compute_expr",
            "lecture_ratio_expr", "lecture_substitution", "balance_batch_expr", "balance_context_expr",
-           "balance_context_sqrt_expr", "max_batch_expr", "implied_kv_bytes_expr", "implied_kv_bytes_per_token"]
+           "balance_context_sqrt_expr", "max_batch_expr", "implied_kv_bytes_expr", "implied_kv_bytes_per_token",
+           "EXPERTS", "t_weights_touched_expr", "t_attention_expr", "attention_flops_per_token_at",
+           "balance_context_attention_expr"]

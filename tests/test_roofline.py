@@ -120,12 +120,74 @@ def test_balance_batch_grows_with_context_and_diverges():
     assert np.isfinite(roofline.balance_batch(chip, m, weight_dtype="fp8", context=lc * 0.99))
 
 
-def test_unbatched_serving_is_about_balance_batch_times_worse():
+def test_unbatched_serving_penalty_all_weights_vs_touched():
     rack, m = hardware.get("GB200-NVL72"), models.get("DeepSeek-V3")
-    bstar = roofline.balance_batch(rack, m, weight_dtype="fp8")
-    ratio = roofline.cost_per_token(rack, m, 1, weight_dtype="fp8") / roofline.cost_per_token(rack, m, bstar, weight_dtype="fp8")
-    assert ratio == pytest.approx(bstar, rel=0.01)      # weights dominate at B = 1: the whole fetch per token
-    assert ratio > 1000
+    bstar = roofline.balance_batch(rack, m, weight_dtype="fp8", experts="all")
+
+    def penalty(experts):
+        c1 = roofline.cost_per_token(rack, m, 1, weight_dtype="fp8", experts=experts)
+        return c1 / roofline.cost_per_token(rack, m, bstar, weight_dtype="fp8", experts=experts)
+    # the lecture's reading: B = 1 pays the whole weight fetch, so the penalty is B* (thousands)
+    assert penalty("all") == pytest.approx(bstar, rel=0.01) and penalty("all") > 1000
+    # what B = 1 really reads is the active weights: the penalty is the hardware ratio, by hand
+    # (5 PFLOP/s fp8 ÷ 8 TB/s) × (1 byte / 2 FLOPs per MAC) = 312.5
+    assert penalty("touched") == pytest.approx(5e15 / 8e12 / 2, rel=1e-6)
+
+
+def test_moe_reads_active_weights_at_batch_one_and_all_at_large_batch():
+    rack, m = hardware.get("GB200-NVL72"), models.get("DeepSeek-V3")
+    one = roofline.step_time(rack, m, 1, weight_dtype="fp8")
+    # by hand: 37e9 active params × 1 byte ÷ (72 × 8 TB/s) ≈ 64 µs, not 671e9 × 1 ÷ 576e12 ≈ 1.16 ms
+    assert one.weights == pytest.approx(37e9 / (72 * 8e12), rel=0.10)
+    assert roofline.step_time(rack, m, 1, weight_dtype="fp8", experts="all").weights == pytest.approx(671e9 / (72 * 8e12))
+    big = roofline.step_time(rack, m, 20_000, weight_dtype="fp8")
+    assert big.weights == pytest.approx(671e9 / (72 * 8e12), rel=1e-9)
+    reads = roofline.step_time(rack, m, np.arange(1, 400), weight_dtype="fp8").weights
+    assert np.all(np.diff(reads) > 0)                       # each extra token can only touch more experts
+    dense = roofline.step_time(rack, "Llama-3-70B", np.array([1, 10_000]), weight_dtype="fp8")
+    assert dense.weights[0] == dense.weights[1] == pytest.approx(70.6e9 / (72 * 8e12))
+    with pytest.raises(ValueError, match="experts"):
+        roofline.step_time(rack, m, 1, experts="some")
+
+
+def test_touched_balance_batch_is_where_the_regime_flips():
+    for hw, name in [("H100-SXM", "Mixtral-8x7B"), ("GB200-NVL72", "DeepSeek-V3"), ("HGX-H200", "Qwen3-235B-A22B")]:
+        for ctx in (0, 0.3 * roofline.balance_context(hw, name, "fp8")):
+            b = roofline.balance_batch(hw, name, "fp8", context=ctx)
+            assert b <= roofline.balance_batch(hw, name, "fp8", context=ctx, experts="all") * (1 + 1e-12)
+            assert roofline.step_time(hw, name, b * 0.999, ctx, "fp8").bound == "memory"
+            assert roofline.step_time(hw, name, b * 1.001, ctx, "fp8").bound == "compute"
+
+
+def test_capacity_is_reported_by_hand():
+    rack, m = hardware.get("GB200-NVL72"), models.get("DeepSeek-V3")
+    r = roofline.step_time(rack, m, np.array([1000, 4096]), 100_000, "fp8")
+    # weights 671 GB + B × 100K tokens × 70,272 B against 72 × 186 GB
+    np.testing.assert_allclose(r.hbm_bytes, 671e9 + np.array([1000, 4096]) * 100_000 * 70_272)
+    assert r.hbm_capacity == pytest.approx(72 * 186e9)
+    assert list(r.fits) == [True, False]
+    n = roofline.max_batch(rack, m, context=100_000, weight_dtype="fp8")
+    assert roofline.step_time(rack, m, n, 100_000, "fp8").fits and not roofline.step_time(rack, m, n + 1, 100_000, "fp8").fits
+
+
+def test_attention_flops_by_hand_and_balance_context():
+    rack, m = hardware.get("GB200-NVL72"), models.get("DeepSeek-V3")
+    # absorbed MLA: per head a dot product over 512 + 64 dims and a sum over 512, 128 heads, 61 layers
+    f_att = 2 * 128 * (512 + 64 + 512) * 61
+    assert m.attention_flops_per_token() == f_att
+    assert models.get("Llama-3-70B").attention_flops_per_token() == 2 * 80 * 2 * 64 * 128   # GQA: every query head
+    r = roofline.step_time(rack, m, 100, 10_000, "fp8")
+    assert r.attention == pytest.approx(100 * 10_000 * f_att / (72 * 5e15))
+    assert r.compute == pytest.approx(100 * 2 * 37e9 / (72 * 5e15))            # off by default, as in the lecture
+    on = roofline.step_time(rack, m, 100, 10_000, "fp8", attention_flops=True)
+    assert on.compute == pytest.approx(r.compute + r.attention)
+    # balance context with attention: 2·N_act/F = L·(b_kv/BW − f_att/F)
+    F, BW = 72 * 5e15, 72 * 8e12
+    by_hand = (2 * 37e9 / F) / (70_272 / BW - f_att / F)
+    assert roofline.balance_context(rack, m, "fp8", attention_flops=True) == pytest.approx(by_hand)
+    assert roofline.balance_context(rack, m, "fp8", attention_flops=True) > roofline.balance_context(rack, m, "fp8")
+    # a model whose attention FLOPs outgrow its KV reads is never memory-bound by context
+    assert np.isinf(roofline.balance_context("H100-SXM", m, "bf16", kv_dtype="fp8", attention_flops=True))
 
 
 def test_drain_time_and_max_batch():
