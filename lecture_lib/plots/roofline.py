@@ -26,8 +26,8 @@ from .live import LivePlot, positive, sticky_log_limits, tick_label
 POINTS = 48          # samples per curve; plenty for straight lines and one bend on log axes
 HEADROOM = 10 ** 0.7  # room above the data on log axes for the regime labels
 
-COLORS = {"compute": "#1f77b4", "weights": "#ff7f0e", "kv": "#2ca02c", "memory": "#d62728",
-          "total": "black", "sparse": "#9467bd"}
+COLORS = {"compute": "#1f77b4", "weights": "#ff7f0e", "weights_all": "#ff7f0e", "kv": "#2ca02c",
+          "memory": "#d62728", "total": "black", "sparse": "#9467bd"}
 
 DEFAULTS = dict(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", kv_dtype="bf16",
                 context=500, batch_range=(1, 100_000))
@@ -92,7 +92,7 @@ class _VsBatch(LivePlot):
     TITLE = ""
     YLABEL = ""
     LABELS: dict = {}
-    LEGEND_ORDER = ("compute", "weights", "kv", "memory", "total")
+    LEGEND_ORDER = ("compute", "weights", "weights_all", "kv", "memory", "total")
     EXTRA: dict = {}
 
     def __init__(self, log: bool = True, **params):
@@ -112,6 +112,9 @@ class _VsBatch(LivePlot):
             style = "--" if name == "memory" else "-"
             self.lines[name] = ax.plot([], [], style, color=COLORS[name], lw=1.6,
                                        label=self.LABELS[name])[0]
+        # the lecture's reading of an MoE's weight term (every expert read every step), for comparison
+        self.lines["weights_all"] = ax.plot([], [], ":", color=COLORS["weights_all"], lw=1.4,
+                                            label=self.LABELS["weights_all"])[0]
         handles = [self.lines[n] for n in self.LEGEND_ORDER]
         legend = ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
                            frameon=False, borderaxespad=0)
@@ -155,6 +158,7 @@ class _VsBatch(LivePlot):
         ys = self.curves(chip, m, r, p)
         for name, line in self.lines.items():
             line.set_data(batch, positive(ys[name]) if self.log else ys[name])
+        self.lines["weights_all"].set_visible(m.is_moe)     # a dense model reads all its weights anyway
 
         ax = self.ax
         lo, hi = batch[0], batch[-1]
@@ -215,13 +219,16 @@ class LatencyVsBatch(_VsBatch):
 
     TITLE = "Latency of one decode step vs batch size"
     YLABEL = "time per step (ms)"
-    LABELS = {"compute": "compute ∝ B", "weights": "weight fetch (const.)",
+    LABELS = {"compute": "compute ∝ B", "weights": "weight fetch\n(experts touched)",
+              "weights_all": "all weights\n(the lecture)",
               "kv": "KV fetch ∝ B·L_ctx", "memory": "memory = weights + KV",
               "total": "step = max(compute,\n             memory)"}
 
     def curves(self, chip, m, r, p) -> dict:
-        return {"compute": r.compute / MS, "weights": r.weights / MS, "kv": r.kv / MS,
-                "memory": r.memory / MS, "total": r.total / MS}
+        every = roofline.step_time(chip, m, r.batch, p["context"], p["weight_dtype"], p["kv_dtype"],
+                                   experts="all")
+        return {"compute": r.compute / MS, "weights": r.weights / MS, "weights_all": every.weights / MS,
+                "kv": r.kv / MS, "memory": r.memory / MS, "total": r.total / MS}
 
 
 class CostVsBatch(_VsBatch):
@@ -229,16 +236,19 @@ class CostVsBatch(_VsBatch):
 
     TITLE = "Cost per token vs batch size"
     YLABEL = "cost ($ per million tokens)"
-    LABELS = {"compute": "compute (flat floor)", "weights": "weight fetch ∝ 1/B",
-              "kv": "KV fetch (flat)", "memory": "memory = weights + KV",
+    LABELS = {"compute": "compute (flat floor)", "weights": "weight fetch\n(experts touched)",
+              "weights_all": "all weights ∝ 1/B\n(the lecture)", "kv": "KV fetch (flat)", "memory": "memory = weights + KV",
               "total": "cost = max(compute,\n             memory)"}
     EXTRA = {"dollars_per_chip_hour": 2.0}
 
     def curves(self, chip, m, r, p) -> dict:
         c = roofline.cost_parts(chip, m, r.batch, p["context"], p["weight_dtype"], p["kv_dtype"],
                                 dollars_per_chip_hour=p["dollars_per_chip_hour"])
-        return {part: np.asarray(getattr(c, part)) * PER_MILLION      # $ per million tokens
-                for part in ("compute", "weights", "kv", "memory", "total")}
+        every = roofline.cost_parts(chip, m, r.batch, p["context"], p["weight_dtype"], p["kv_dtype"],
+                                    dollars_per_chip_hour=p["dollars_per_chip_hour"], experts="all")
+        ys = {part: np.asarray(getattr(c, part)) * PER_MILLION      # $ per million tokens
+              for part in ("compute", "weights", "kv", "memory", "total")}
+        return {**ys, "weights_all": np.asarray(every.weights) * PER_MILLION}
 
     def describe_extra(self):
         return f" · ${self.params['dollars_per_chip_hour']:g}/chip-hour"
@@ -362,3 +372,39 @@ def context_slopes(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", kv
 
 __all__ = ["LatencyVsBatch", "CostVsBatch", "ContextSlopes", "latency_vs_batch", "cost_vs_batch",
            "context_slopes"]
+
+
+def batching_penalty(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", kv_dtype="bf16",
+                     lecture_penalty: float | None = None, points: int = 60):
+    """Cost per token at batch B ÷ cost per token at the balance batch, context 0, for both readings of
+    the weight term ("touched": the experts the batch uses; "all": the lecture's), B from 1 to B*.
+
+    Returns a matplotlib Figure; `figure.state` holds the curves (batch, touched, all, balance_batch).
+    """
+    from matplotlib.figure import Figure
+    chip, m = hardware.resolve(hw), models.resolve(model)
+    b_star = roofline.balance_batch(chip, m, weight_dtype, kv_dtype=kv_dtype, experts="all")
+    batch = np.geomspace(1, b_star, points)
+    curves = {}
+    for experts in roofline.EXPERTS:
+        c = roofline.cost_per_token(chip, m, batch, 0, weight_dtype, kv_dtype, experts=experts)
+        c_star = roofline.cost_per_token(chip, m, b_star, 0, weight_dtype, kv_dtype, experts=experts)
+        curves[experts] = np.asarray(c) / c_star
+    fig = Figure(figsize=(6.6, 3.9), dpi=100)
+    ax = fig.add_subplot()
+    _log_axes(ax)
+    ax.plot(batch, curves["all"], ":", color=COLORS["weights_all"], lw=1.8, label="all weights read (the lecture)")
+    ax.plot(batch, curves["touched"], color=COLORS["weights"], lw=1.8, label="experts touched (true bound)")
+    if lecture_penalty:
+        ax.axhline(lecture_penalty, color="#555", lw=1, ls="--")
+        ax.text(1.2, lecture_penalty * 1.15, f"the lecture's “~{lecture_penalty:,.0f}×”", fontsize=8, color="#333")
+    ax.set_xlim(1, b_star)
+    ax.set_ylim(0.8, curves["all"][0] * 3)
+    ax.set_title(f"How much dearer a token is below the balance batch\n{chip.name} · {m.name} · weights "
+                 f"{weight_dtype} · context 0", fontsize=10, loc="left")
+    ax.set_xlabel("batch B (sequences)")
+    ax.set_ylabel("cost per token ÷ cost at B* (×)")
+    ax.legend(fontsize=8, loc="upper right", frameon=False)
+    fig.subplots_adjust(left=0.12, right=0.97, bottom=0.14, top=0.85)
+    fig.state = dict(batch=batch, touched=curves["touched"], all=curves["all"], balance_batch=b_star)
+    return fig

@@ -24,8 +24,8 @@
 import numpy as np
 import sympy as sp
 
-from lecture_lib import explorers, hardware, lecture, models, notation, prices, roofline
-from lecture_lib.notation import BW, B, F, L_ctx, N_act, N_tot, b_kv, b_w, l_pass
+from lecture_lib import explorers, hardware, lecture, models, moe, notation, prices, roofline
+from lecture_lib.notation import BW, B, F, L_ctx, N_act, N_tot, b_kv, b_w, k_act, l_pass, n_exp
 from lecture_lib.plots import roofline as rplots
 from lecture_lib.prose import say, show
 from lecture_lib.units import dtype_bytes, fmt
@@ -81,6 +81,42 @@ say(f"total: lecture {fmt(LECTURE_TOTAL, 'params')}, model card {fmt(m.total_par
 assert abs(m.total_params / LECTURE_TOTAL - 1) < 0.05 and m.active_params == LECTURE_ACTIVE
 
 # %% [markdown]
+# **What the KV cache is.** To produce its next token, attention compares the new token's query with the
+# *keys* of every earlier token in the sequence and takes a weighted sum of their *values*. Recomputing
+# those keys and values for the whole history at every step would cost a full pass over the context, so
+# the server keeps them in HBM: the **KV cache**, a few numbers per layer per token, per sequence. It is
+# what makes decode cheap in FLOPs, and what makes a long context expensive in memory and bandwidth: every
+# step reads the whole cache of every sequence in the batch. Its size per token is an architecture fact
+# (layers × KV heads × head size × 2, or MLA's compressed latent), computed here from the model card:
+
+# %%
+say(f"{m.name}: {m.attention} attention, {fmt(m.kv_bytes_per_token(KV), 'B/token')} of KV cache in {KV}; "
+    f"a sequence at 100K tokens holds {fmt(m.kv_bytes_per_sequence(100_000, KV), 'B')}, "
+    f"{m.kv_bytes_per_sequence(100_000, KV) / m.weight_bytes(WEIGHTS):.0%} of the whole model's weights.")
+assert m.kv_bytes_per_token(KV) == m.n_layers * (m.kv_lora_rank + m.qk_rope_dim) * 2    # MLA: latent + RoPE, 2 bytes
+
+# %% [markdown]
+# **What a mixture of experts is.** DeepSeek-V3 is a *mixture-of-experts* (MoE) model: most of its
+# feed-forward weights are split into many small "experts", and a router sends each token to a few of
+# them. The idea is old: sparsely-gated MoE layers (Shazeer et al. 2017,
+# [arXiv 1701.06538](https://arxiv.org/abs/1701.06538)), scaled across TPU pods by GShard (Lepikhin et al.
+# 2020, [arXiv 2006.16668](https://arxiv.org/abs/2006.16668)) and Switch Transformers (Fedus et al. 2021,
+# one expert per token, [arXiv 2101.03961](https://arxiv.org/abs/2101.03961)), then made *fine-grained*
+# (many small experts plus always-on shared ones) by DeepSeekMoE (Dai et al. 2024,
+# [arXiv 2401.06066](https://arxiv.org/abs/2401.06066)), the design DeepSeek-V3 uses. The point for this
+# lecture: each token multiplies only the **active** parameters, but every expert must sit in memory.
+
+# %%
+always, routed = moe.routed_split(m)
+say(f"{m.name} routes each token to **{m.experts_per_token} of {m.n_experts}** routed experts (plus "
+    f"{m.n_shared_experts} shared). Of its {fmt(m.total_params, 'params')}, {fmt(always, 'params')} are read "
+    f"for every token (attention, dense layers, shared experts, embeddings) and {fmt(routed, 'params')} sit "
+    f"in the routed experts, of which a token uses {m.experts_per_token}/{m.n_experts}: "
+    f"{fmt(always, 'params')} + {fmt(routed, 'params')} × {m.experts_per_token}/{m.n_experts} = "
+    f"{fmt(always + routed * m.experts_per_token / m.n_experts, 'params')} active.")
+assert np.isclose(always + routed, m.total_params) and np.isclose(always + routed * 8 / 256, m.active_params)
+
+# %% [markdown]
 # ## Two bounds on the time of one step
 #
 # In one decode step every sequence in the batch gets one new token. Two resources can limit the step:
@@ -100,12 +136,29 @@ show(roofline.step_time_eq)
 show(sp.Eq(notation.t_compute, roofline.t_compute_expr))
 
 # %% [markdown]
-# * **Weight fetch.** Every weight is read from HBM once per step, *whoever* uses it: the whole batch
-#   shares one read. So this term does not depend on B. (For an MoE it is all experts the batch touches,
-#   which is all of them once B × experts-per-token is well above the expert count.)
+# * **Weight fetch.** Every weight the step uses is read from HBM once per step, *whoever* uses it: the
+#   whole batch shares one read. The lecture reads all of them, so the term does not depend on B:
 
 # %%
 show(sp.Eq(notation.t_weights, roofline.t_weights_expr))
+
+# %% [markdown]
+#   For a dense model that is exact. For an MoE it is exact only once the batch touches every expert. A
+#   batch of B tokens, each picking k of n experts at random, leaves a given expert untouched with
+#   probability (1 − k/n)^B, so the step reads the always-on weights plus the touched share of the routed
+#   ones (notebook 02 derives this). That is the course's default model: a **bound that stays true at
+#   B = 1**, where an MoE reads only about its active weights.
+
+# %%
+show(sp.Eq(notation.t_weights, roofline.t_weights_touched_expr.subs(notation.l_pass, 1)))
+batches = np.array([1, 8, 64, 512, 4096])
+touched = roofline.step_time(hw, m, batches, 0, WEIGHTS, KV)
+every = roofline.step_time(hw, m, batches, 0, WEIGHTS, KV, experts="all")
+say("| batch B | weights read (touched) | the lecture (all) | read ÷ active |\n|---:|---:|---:|---:|\n" + "\n".join(
+    f"| {b:,} | {fmt(t, 's')} | {fmt(a, 's')} | {t * hw.hbm_bandwidth / dtype_bytes(WEIGHTS) / m.active_params:.2f} |"
+    for b, t, a in zip(batches, touched.weights, every.weights)))
+assert abs(touched.weights[0] * hw.hbm_bandwidth / dtype_bytes(WEIGHTS) / m.active_params - 1) < 0.10
+assert np.isclose(touched.weights[-1], every.weights[-1], rtol=1e-6)     # B·k ≫ n: every expert is read
 
 # %% [markdown]
 # * **KV fetch.** Attention makes each sequence read its own cached keys and values for every token of
@@ -132,9 +185,11 @@ batch, context = 2048, 10_000
 r = roofline.step_time(hw, m, batch, context, WEIGHTS, KV)
 values = {B: batch, l_pass: 1, L_ctx: context, N_act: m.active_params, N_tot: m.total_params,
           b_w: dtype_bytes(WEIGHTS), b_kv: m.kv_bytes_per_token(KV),
-          F: hw.flops(WEIGHTS), BW: hw.hbm_bandwidth}
+          F: hw.flops(WEIGHTS), BW: hw.hbm_bandwidth,
+          notation.N_sh: always, notation.N_rt: routed, k_act: m.experts_per_token, n_exp: m.n_experts}
 by_hand = {name: float(expr.subs(values)) for name, expr in
-           [("compute", roofline.t_compute_expr), ("weights", roofline.t_weights_expr), ("kv", roofline.t_kv_expr)]}
+           [("compute", roofline.t_compute_expr), ("weights", roofline.t_weights_touched_expr),
+            ("kv", roofline.t_kv_expr)]}
 say(f"B = {batch:,}, context {fmt(context)} tokens: compute {fmt(r.compute, 's')}, weights {fmt(r.weights, 's')}, "
     f"KV {fmt(r.kv, 's')}; the step takes at least {fmt(r.total, 's')} and is **{r.bound}-bound**.")
 assert np.isclose(by_hand["compute"], r.compute) and np.isclose(by_hand["weights"], r.weights)
@@ -161,14 +216,17 @@ latency
 
 # %%
 floor = roofline.step_time(hw, m, 1, 0, WEIGHTS, KV)
-say(f"**Takeaway:** the step can never take less than the weight fetch, {fmt(floor.weights, 's')} here "
-    f"({fmt(m.weight_bytes(WEIGHTS), 'B')} of weights ÷ {fmt(hw.hbm_bandwidth, 'B/s')}). "
-    f"That is the **latency floor**: at most {fmt(1 / floor.weights)} tokens per second for any one "
-    f"sequence, whatever you pay, on this hardware.")
+full_read = roofline.step_time(hw, m, 1, 0, WEIGHTS, KV, experts="all").weights
+b_all_touched = moe.batch_to_touch(0.99, m.experts_per_token, m.n_experts)
+say(f"**Takeaway:** the step can never take less than its weight fetch. For one sequence that is the "
+    f"active weights, {fmt(floor.weights, 's')} here; once a batch touches every expert (99% of them by "
+    f"B ≈ {b_all_touched:.0f}) it is the whole model, {fmt(m.weight_bytes(WEIGHTS), 'B')} ÷ "
+    f"{fmt(hw.hbm_bandwidth, 'B/s')} = {fmt(full_read, 's')}, the lecture's **latency floor**: at most "
+    f"{fmt(1 / full_read)} steps per second for a busy server, whatever a user pays, on this hardware.")
 small = latency.state
 assert np.all(small["total_s"] >= small["weights_s"])                    # the floor holds at every batch
 assert np.isclose(small["total_s"][0], small["weights_s"][0], rtol=1e-3)  # and B = 1 sits on it
-
+assert full_read / floor.weights > 10                                     # the lecture's floor is not B = 1's
 # %% [markdown]
 # Where the compute line crosses the memory line the regime changes: to the left the step is
 # **memory-bound** (adding sequences is nearly free), to the right **compute-bound** (each sequence adds
@@ -226,20 +284,35 @@ assert api.output > c_star * 1e6             # a bound must be below what anyone
 #
 # ### "About 1000× worse without batching"
 #
-# At B = 1 the whole weight fetch is paid by one token; at the balance batch it is shared by B* tokens.
-# So the ratio of the two costs is B* itself:
+# The lecture's reasoning: at B = 1 the whole weight fetch is paid by one token; at the balance batch it
+# is shared by B* tokens, so the cost ratio is B* itself (thousands). That is the all-weights reading. An
+# MoE at B = 1 reads only its active weights, and those cost 2·N_active/F of compute per token at the
+# balance point, so the true penalty is N_active·b_w/BW ÷ 2·N_active/F = F·b_w/(2·BW): the *hardware
+# ratio* (~300), the same for every model. It climbs toward B* only in the all-weights reading, which a
+# real batch approaches once it touches every expert. Here is the penalty at every batch below B*:
 
 # %%
-without_batching = c_one / c_star
 LECTURE_WORSE = lecture.SAID["without_batching"]      # "about 1000x worse"
+penalty = rplots.batching_penalty(hw, m, WEIGHTS, KV, lecture_penalty=LECTURE_WORSE)
+penalty
+
+# %%
+pen = penalty.state
+ratio = roofline.lecture_ratio(hw, WEIGHTS)
 LECTURE_B_STAR = lecture.SAID["dsv3_balance_batch"]   # from "32 of 256 experts active" (sparsity 8) x ~300
-say(f"Cost at B = 1 ÷ cost at B*: **{without_batching:,.0f}×**, equal to B* ≈ {fmt(b_star)}. "
-    f"The lecture says about {LECTURE_WORSE:,}× and, a few minutes later, B* ≈ {LECTURE_B_STAR:,}. "
-    f"Its B* uses 32 of 256 experts active; DeepSeek-V3 routes each token to {m.experts_per_token} of "
-    f"{m.n_experts} (plus a shared expert), so total/active is {m.total_params / m.active_params:.1f}, "
-    f"not 8, and B* is larger (notebook 02 takes this apart). Either way: three orders of magnitude.")
-assert np.isclose(without_batching, b_star, rtol=1e-6)
-assert without_batching > LECTURE_WORSE
+say(f"Cost at B = 1 ÷ cost at B*: **{pen['touched'][0]:,.0f}×** when the step reads the experts it touches "
+    f"(the hardware ratio of {hw.name} at {WEIGHTS} is {ratio:.0f}), **{pen['all'][0]:,.0f}×** when it reads every "
+    f"weight (= B* ≈ {fmt(b_star)}). The lecture says about {LECTURE_WORSE:,}× and, a few minutes later, "
+    f"B* ≈ {LECTURE_B_STAR:,} (from 32 of 256 experts active; DeepSeek-V3 routes each token to "
+    f"{m.experts_per_token} of {m.n_experts}, so total/active is {m.total_params / m.active_params:.1f}: "
+    f"notebook 02 takes this apart). For a dense model the two readings agree and the penalty is B*.")
+assert np.isclose(pen["touched"][0], ratio, rtol=1e-6)            # B = 1 reads the active weights only
+assert np.isclose(pen["all"][0], b_star, rtol=1e-6)               # the lecture's reading: B*
+assert np.all(pen["touched"] <= pen["all"] * (1 + 1e-9))          # touching fewer experts is never dearer
+dense_star = roofline.balance_batch(hw, "Llama-3-70B", WEIGHTS)
+dense_pen = (roofline.cost_per_token(hw, "Llama-3-70B", 1, 0, WEIGHTS, KV)
+             / roofline.cost_per_token(hw, "Llama-3-70B", dense_star, 0, WEIGHTS, KV))
+assert np.isclose(dense_pen, dense_star, rtol=1e-6)               # dense: one reading, penalty = B*
 
 # %% [markdown]
 # **Check: the dtype cancels.** On this rack fp4 doubles the FLOP/s and halves the weight bytes, so the
@@ -253,27 +326,59 @@ say(f"B* in fp8: {fmt(b_star)}; in fp4: {fmt(b_fp4)}; the lecture's ratio on {hw
 assert np.isclose(b_star, b_fp4)
 
 # %% [markdown]
-# ### A first answer to the fast-mode question
+# ### Running above the balance batch
 #
-# If the provider normally runs k times above the balance batch (the lecture: "2–3× above", because real
-# efficiency is below the roofline), each step takes k × the floor. Dropping the batch to B* or below
-# brings the step down to the floor: k× faster, and **never more** — that is why 100× the price cannot buy
-# 100× the speed. Pricing the fast tier at 6× matches a fast batch of B*/6: the weight fetch is then
-# shared by 6× fewer tokens.
+# The lecture adds that real deployments run **2–3× above** the balance batch: real kernels reach well
+# under peak FLOP/s, so a batch sized exactly at B* would be memory-bound in practice. What that costs
+# and buys, in this model (a short chat context, 500 tokens):
 
 # %%
-B_normal, B_fast = LECTURE_SPEEDUP * b_star, b_star / price_ratio
-normal = roofline.step_time(hw, m, B_normal, 0, WEIGHTS, KV)
-quick = roofline.step_time(hw, m, B_fast, 0, WEIGHTS, KV)
-speedup = normal.total / quick.total
-cost_ratio = (roofline.cost_per_token(hw, m, B_fast, 0, WEIGHTS, KV)
-              / roofline.cost_per_token(hw, m, B_normal, 0, WEIGHTS, KV))
-say(f"Normal batch {fmt(B_normal)} (step {fmt(normal.total, 's')}), fast batch {fmt(B_fast)} "
-    f"(step {fmt(quick.total, 's')}): **{speedup:.2g}× the speed for {cost_ratio:.2g}× the cost per token**. "
-    f"One consistent reading of the prices, not a disclosure: speculative decoding and more chips per "
-    f"replica are other levers.")
-assert np.isclose(speedup, LECTURE_SPEEDUP) and np.isclose(cost_ratio, price_ratio)
-assert np.isclose(quick.total, quick.weights)    # the fast batch sits on the latency floor
+rows = []
+for k in (1, 2, 3):
+    r_k = roofline.step_time(hw, m, k * b_star, SHORT, WEIGHTS, KV)
+    c_k = roofline.cost_per_token(hw, m, k * b_star, SHORT, WEIGHTS, KV, dollars_per_chip_hour=GPU_HOUR)
+    rows.append((k, r_k, c_k))
+say("| batch | step | bound | weight read ÷ step | $/Mtok | fits in HBM |\n|---|---:|---|---:|---:|---|\n" + "\n".join(
+    f"| {k} × B* = {fmt(k * b_star)} | {fmt(r_k.total, 's')} | {r_k.bound} | {r_k.weights / r_k.total:.0%} | "
+    f"{fmt(c_k * 1e6, '$')} | {'yes' if r_k.fits else 'no'} |" for k, r_k, c_k in rows))
+assert all(r_k.fits for _, r_k, _ in rows)
+assert rows[1][1].bound == rows[2][1].bound == "compute"
+assert rows[2][1].weights / rows[2][1].total < 0.5                # bandwidth to spare for KV reads
+say("**Takeaway:** 2–3× above B* the cost per token barely moves (the step is compute-bound; what is "
+    "left is the KV reads), the step is 2–3× the weight floor, and the weight read uses only a third to a "
+    "half of the step's bandwidth: slack that real, sub-peak kernels use up.")
+
+# %% [markdown]
+# ### A first answer to the fast-mode question
+#
+# Where can a 6× price buy 2.5× speed? Below the balance batch the step sits on the weight floor, so at a
+# short context a smaller batch buys almost nothing: the speed-up of fast mode comes from the KV reads
+# (each sequence dropped from the batch takes its KV reads with it) and from running above B* normally.
+# The speed-up that paying m times the balance cost can buy, at a given context, is derived in notebook 02
+# ("Fast mode, derived"); here is what it gives on this rack:
+
+# %%
+from lecture_lib import fastmode                                    # noqa: E402  (used only here)
+
+contexts = [0, 400, 800, 1200, 1600]
+toys = [fastmode.FastModeToy.from_system(hw, m, c, weight_dtype=WEIGHTS, kv_dtype=KV) for c in contexts]
+speedups = [t.speedup_for_cost(price_ratio) for t in toys]
+fits = [roofline.step_time(hw, m, t.balance_batch, c, WEIGHTS, KV).fits for c, t in zip(contexts, toys)]
+last = roofline.step_time(hw, m, toys[-1].balance_batch, contexts[-1], WEIGHTS, KV)
+say("| context (tokens) | balance batch B* | B* fits in HBM | speed-up bought by 6× the cost per token | ceiling (any price) |\n"
+    "|---:|---:|---|---:|---:|\n"
+    + "\n".join(f"| {c:,} | {fmt(t.balance_batch)} | {'yes' if f_ else '**no**'} | {s_:.2f}× | {t.max_speedup:.2f}× |"
+                 for c, s_, t, f_ in zip(contexts, speedups, toys, fits)))
+assert np.isclose(speedups[0], 1.0)                   # context 0: B*/6 is no faster than B*
+assert np.all(np.diff(speedups) > 0) and all(s_ <= t.max_speedup for s_, t in zip(speedups, toys))
+say(f"At context 0 fast mode buys nothing here; the speed-up grows with the context and reaches "
+    f"{LECTURE_SPEEDUP}× only as the context nears the balance context "
+    f"({fmt(roofline.balance_context(hw, m, WEIGHTS, KV))} tokens on this rack), where the balance batch "
+    f"itself grows without bound: at {contexts[-1]:,} tokens it is {fmt(toys[-1].balance_batch)} sequences "
+    f"filling {last.hbm_bytes / last.hbm_capacity:.0%} of the rack's HBM, and a little further on it no longer "
+    f"fits, so the balance point fast mode is measured against cannot be run. Notebook 02 finds the context "
+    f"where 2.5× becomes possible.")
+assert fits[0] and last.hbm_bytes > 0.5 * last.hbm_capacity
 
 # %% [markdown]
 # A "slow mode" would sit on the cost floor and could not go below it: compute and KV reads are per
@@ -295,28 +400,72 @@ say(f"For {m.name} on {hw.name}: balance context **≈ {fmt(l_star)} tokens**. A
 rplots.ContextSlopes(hw=hw, model=m, weight_dtype=WEIGHTS, kv_dtype=KV)
 
 # %%
-below = roofline.step_time(hw, m, 1e6, 0.5 * l_star, WEIGHTS, KV)
-above = roofline.step_time(hw, m, np.geomspace(1, 1e7, 50), 2 * l_star, WEIGHTS, KV)
+# the largest batches that fit in HBM at half and at twice the balance context
+below = roofline.step_time(hw, m, roofline.max_batch(hw, m, 0.5 * l_star, WEIGHTS, KV), 0.5 * l_star, WEIGHTS, KV)
+above = roofline.step_time(hw, m, np.geomspace(1, roofline.max_batch(hw, m, 2 * l_star, WEIGHTS, KV), 50),
+                           2 * l_star, WEIGHTS, KV)
 say(f"**Takeaway:** with {fmt(m.kv_bytes_per_token(KV), 'B/token')} of KV cache, DeepSeek-V3 decode "
     f"is memory-bound at every batch beyond about {fmt(l_star)} tokens of context; a chat turn is "
     f"below that, a long coding session far above.")
 assert below.bound == "compute" and np.all(above.bound == "memory")
+assert below.fits and np.all(above.fits)
 assert np.isinf(roofline.balance_batch(hw, m, WEIGHTS, context=2 * l_star, kv_dtype=KV))
 
 
 # %% [markdown]
-# Dwarkesh asks: if the sweet spot were 100K tokens and you ran 200K, would the utilisation halve? Under
-# this model, with KV reads linear in context (dense attention), yes: at large batch the step is almost all
-# KV reads, and doubling the context doubles them.
+# ### Attention FLOPs: the term the lecture drops
+#
+# The lecture counts only the weight matmuls as compute. Attention also multiplies: each new token takes a
+# dot product with every cached key and a weighted sum of every cached value, f_att FLOPs per cached
+# token. For grouped-query attention that is small next to the bytes it reads; for DeepSeek's MLA (many
+# query heads working on one compressed latent) it is not. Adding it to compute:
 
 # %%
-def utilisation(context, batch=4096):
+show(sp.Eq(sp.Symbol(r"t_{\mathrm{attn}}"), roofline.t_attention_expr))
+rows = []
+for name in ("DeepSeek-V3", "Kimi-K2", "Llama-3-70B", "gpt-oss-120b"):
+    mm = models.get(name)
+    rows.append((mm, roofline.balance_context(hw, mm, WEIGHTS, KV),
+                 roofline.balance_context(hw, mm, WEIGHTS, KV, attention_flops=True)))
+say("| model | attention | f_att ÷ b_kv (FLOP/byte) | balance context | with attention FLOPs |\n|---|---|---:|---:|---:|\n"
+    + "\n".join(f"| {mm.name} | {mm.attention} | {mm.attention_flops_per_token() / mm.kv_bytes_per_token(KV):.0f} | "
+                 f"{fmt(l0)} | {fmt(l1)} |" for mm, l0, l1 in rows))
+l_star_att = rows[0][2]
+say(f"The rack does {roofline.hardware_ratio(hw, WEIGHTS):.0f} FLOP per byte of HBM traffic at {WEIGHTS}. "
+    f"MLA's attention does {rows[0][0].attention_flops_per_token() / rows[0][0].kv_bytes_per_token(KV):.0f} "
+    f"per byte of KV it reads, so with it counted, {m.name} stays compute-bound at large batch up to "
+    f"**{fmt(l_star_att)} tokens** instead of {fmt(l_star)}; for Llama-3-70B's grouped-query attention "
+    f"(8 FLOP per byte) nothing visible changes.")
+assert l_star_att / l_star > 1.5                                   # MLA: not small
+assert rows[2][2] / rows[2][1] < 1.05                              # GQA: the lecture's simplification holds
+att_step = roofline.step_time(hw, m, 256, 1000, WEIGHTS, KV, attention_flops=True)
+assert att_step.attention / att_step.kv > 0.3                      # comparable to the KV read itself
+
+# %% [markdown]
+# **Takeaway:** "memory-bound at every batch beyond ~1,700 tokens" holds for the lecture's model; with
+# MLA's attention FLOPs counted the boundary moves out by more than half, and past it a decode step's
+# compute is no longer negligible either. (The library reports `r.attention` on every step; pass
+# `attention_flops=True` to add it to compute.)
+#
+# Dwarkesh asks: if the sweet spot were 100K tokens and you ran 200K, would the utilisation halve? Take a
+# batch whose KV caches fit in HBM at both lengths (the largest that fits at 200K). With KV reads linear in
+# context (dense attention), nearly: at that batch the step is mostly KV reads, and doubling the context
+# doubles them; the weight read is a fixed slice of the step, so the ratio stays a little above one half.
+
+# %%
+fit_batch = roofline.max_batch(hw, m, 200_000, WEIGHTS, KV)
+
+
+def utilisation(context, batch=fit_batch):
     r = roofline.step_time(hw, m, batch, context, WEIGHTS, KV)
+    assert r.fits, f"batch {batch} does not fit at {context} tokens"
     return r.compute / r.total        # fraction of the step the FLOPs are busy (the roofline's MFU)
 
+
 u100, u200 = utilisation(100_000), utilisation(200_000)
-say(f"Compute utilisation at 100K context: {u100:.2%}; at 200K: {u200:.2%} (ratio {u200 / u100:.2f}).")
-assert 0.48 < u200 / u100 < 0.52
+say(f"At a batch of {fit_batch:,} sequences (the most that fit at 200K tokens on {hw.name}): compute "
+    f"utilisation {u100:.2%} at 100K context, {u200:.2%} at 200K (ratio {u200 / u100:.2f}).")
+assert 0.5 < u200 / u100 < 0.55
 
 # %% [markdown]
 # ## Dense against sparse attention
@@ -366,10 +515,10 @@ explorers.get("cost_vs_batch")()
 #
 # | question | answer in this model |
 # |---|---|
-# | What limits speed? | The weight fetch: one read of all weights per step, a floor no batch size removes. |
+# | What limits speed? | The weight fetch: one read of the weights the step touches (all of them once a batch touches every expert), a floor no batch size removes. |
 # | What limits cost? | Compute per token: flat in B, so batching stops helping at the balance batch. |
-# | Why batch at all? | B = 1 pays the whole weight fetch per token: about B* times the cost (thousands). |
-# | What does context do? | Adds a per-sequence KV read; past the balance context decode is memory-bound at every B. |
+# | Why batch at all? | B = 1 pays the whole weight fetch per token: for an MoE about the hardware ratio (~300×) more, for a dense model about B* times (thousands). |
+# | What does context do? | Adds a per-sequence KV read; past the balance context decode is memory-bound at every B (later with MLA's attention FLOPs counted). |
 # | Why sparse attention? | It shrinks the KV term (√L in the toy), moving that boundary out by orders of magnitude. |
 #
 # Next: **notebook 02**, where setting t_weights = t_compute gives the balance batch, the "~300" ratio of
