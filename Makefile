@@ -18,7 +18,9 @@ $(STAMP): pyproject.toml
 # root (containers, some cloud boxes) needs --allow-root; nobody else gets it
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# my_work/ gets a copy of each worksheet you do not have yet (never overwritten; git-ignored)
 lab: $(STAMP)
+	$(PY) -m lecture_lib workspace
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 test: $(STAMP)

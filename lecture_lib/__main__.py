@@ -1,8 +1,12 @@
 """Command line:  python -m lecture_lib <command> ...
 
     python -m lecture_lib assign [--check]                      exercises/ from solutions/
+    python -m lecture_lib assign --roster R.csv --secret-file K  one worksheet set per student
     python -m lecture_lib grade PATH... [--csv FILE] [--feedback DIR] [--timeout SECONDS]
+                                 [--sandbox auto|bwrap|none] [--roster R.csv --secret-file K]
+    python -m lecture_lib nbgrader DIR                          an nbgrader course folder
     python -m lecture_lib flashcards [--chapter N] [--export FILE]
+    python -m lecture_lib workspace [--fresh NAME]              my_work/: your copies of the worksheets
 
 To add a command: write a module with `add_arguments(parser)` and `main(args) -> int`, and add one
 line to COMMANDS.
@@ -17,7 +21,9 @@ import sys
 COMMANDS = {
     "assign": ("lecture_lib.practice.assign", "generate exercises/ from solutions/ (--check: verify)"),
     "grade": ("lecture_lib.practice.grade", "grade submitted notebooks in fresh kernels"),
+    "nbgrader": ("lecture_lib.practice.nbgrader_course", "write an nbgrader course folder from solutions/"),
     "flashcards": ("lecture_lib.practice.drill_terminal", "drill the flashcards in the terminal, or export"),
+    "workspace": ("lecture_lib.practice.workspace", "copy the worksheets you lack into my_work/ (never overwrites)"),
 }
 
 

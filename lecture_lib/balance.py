@@ -1,8 +1,14 @@
 """The balance batch, and what follows from it when a model is served (chapter 1, second half).
 
-    B*    = r · N_tot / N_act,   r = (F / 2) · b_w / BW          hardware ratio (~300) × model ratio
+    B*    = r · N_tot / N_act = r / sparsity,   r = (F / 2) · b_w / BW     hardware ratio (~300) × model ratio
     B*_kv = t_weights / (2·N_act/F − L_ctx·b_kv/BW)              the KV reads use up bandwidth
+    B*_expert = r · n / k                                        per-expert reading (moe): each routed
+                                                                 expert sees >= r tokens per step
     tok/s = B / T_step                                           throughput of one deployment
+
+Sparsity, one meaning throughout the course: sparsity = N_active / N_total (`Model.sparsity`, a
+fraction; DeepSeek-V3 ≈ 0.055), so the balance batch is r / sparsity = r × N_total / N_active
+(syllabus §2 ch.1). The lecture's "sparsity 8" is N_total / N_active = 1 / sparsity.
 
 The equations themselves live in `roofline`; this module reads them across the registry (the ratio
 across chip generations, drain times, throughput against global traffic) and varies the model's
@@ -15,18 +21,20 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import hardware, models, roofline, traffic
+from . import hardware, models, moe, roofline, traffic
 from ._registry import Source
 from .formula import numeric, out
 from .lecture import SAID
 from .notation import N_act, N_tot, l_pass, r_hw
-from .units import check_at_least, check_positive
+from .units import check_at_least, check_positive, dtype_bytes
 
 # --- the balance batch as hardware ratio × model ratio -------------------------------------------
 #: (F / 2) · b_w / BW: multiply-adds per second over weight parameters read per second (~300)
 hardware_ratio_expr = roofline.lecture_ratio_expr.subs(roofline.lecture_substitution)
-#: N_tot / N_act: 1 / sparsity
-model_ratio_expr = N_tot / N_act
+#: sparsity = N_act / N_tot (a fraction, `Model.sparsity`; DeepSeek-V3 ≈ 0.055)
+sparsity_expr = N_act / N_tot
+#: N_tot / N_act = 1 / sparsity (the lecture's "sparsity 8" is this ratio)
+model_ratio_expr = 1 / sparsity_expr
 #: the lecture's form: B* = ("FLOPs" / mem_bw) · N_tot / N_act with FLOPs = multiply-adds, N in bytes
 lecture_balance_batch_expr = roofline.lecture_ratio_expr * model_ratio_expr
 #: the same with the hardware ratio given as a number r
@@ -43,8 +51,24 @@ def balance_batch_from_ratio(ratio, total_over_active):
     return numeric(balance_batch_from_ratio_expr)(r=ratio, N_tot=total_over_active, N_act=1.0)
 
 
+def expert_balance_batch(hw, model, weight_dtype: str = "bf16", compute_dtype: str | None = None) -> float:
+    """Per-expert balance batch on a system: r · n / k tokens per step (sequences in decode).
+
+    The batch at which each routed expert's matmuls (B·k/n tokens against its weights) take as long as
+    reading that expert's weights, with r = F·b_w/(2·BW) of `hw` at `weight_dtype`. Assumes no overlap
+    between operations: each expert's read hides only behind its own matmuls (the aggregate roofline,
+    `roofline.balance_batch`, lets all operations of a step overlap). Uniform routing, KV left out.
+    """
+    chip, m = hardware.resolve(hw), models.resolve(model)
+    if not m.is_moe:
+        raise ValueError(f"model={m.name!r} is dense; the per-expert balance batch needs an MoE model")
+    return numeric(moe.expert_balance_batch_expr)(
+        F=roofline._compute_rate(chip, weight_dtype, compute_dtype), BW=chip.hbm_bandwidth,
+        b_w=dtype_bytes(weight_dtype, "weight_dtype"), k_act=m.experts_per_token, n_exp=m.n_experts)
+
+
 def sparsity_readings(model="DeepSeek-V3", lecture_active_experts: int | None = None) -> dict:
-    """Three readings of N_total / N_active for an MoE model (dimensionless).
+    """Three readings of N_total / N_active (= 1 / sparsity) for an MoE model (dimensionless).
 
     'lecture': n_experts / lecture_active_experts (the lecture's '32 of 256' for DeepSeek-V3);
     'parameters': total_params / active_params (what the weight-fetch term really needs);
@@ -135,8 +159,31 @@ def throughput_at_balance(hw, model, weight_dtype="bf16", context=0, kv_dtype="b
     return dict(batch=float(batch), step_s=float(r.total), tok_s=throughput(batch, float(r.total)))
 
 
+def throughput_at_max_batch(hw, model, context, weight_dtype="bf16", kv_dtype="bf16",
+                            compute_dtype=None) -> dict:
+    """A system at the largest batch whose KV caches fit beside the weights (`roofline.max_batch`).
+
+    Returns dict(batch, step_s, tok_s, drain_s, bound, hbm_bytes, fits): the step (s) at that batch,
+    tokens per second, the drain time (s), which side of the roofline binds, the bytes in HBM.
+    When that step is memory-bound it reads the whole of (full) HBM once: step ≈ drain time, the
+    lecture's "why 20 ms". context: tokens per sequence (> 0). ValueError if the weights do not fit.
+    """
+    batch = roofline.max_batch(hw, model, context, weight_dtype, kv_dtype)
+    if np.any(np.asarray(batch) < 1):
+        raise ValueError(f"not one sequence at context={context} fits beside the weights on "
+                         f"{hardware.resolve(hw).name}")
+    r = roofline.step_time(hw, model, batch, context, weight_dtype, kv_dtype, compute_dtype=compute_dtype)
+    return dict(batch=out(np.asarray(batch, float)), step_s=out(r.total),
+                tok_s=throughput(batch, r.total), drain_s=roofline.drain_time(hw), bound=r.bound,
+                hbm_bytes=out(r.hbm_bytes), fits=r.fits)
+
+
 def fraction_of_volume(tok_s, volume="google-2025-10"):
-    """tok_s as a fraction of a published global volume (a traffic key, TokenVolume or tokens/month)."""
+    """tok_s as a fraction of a published global volume (a traffic key, TokenVolume or tokens/month).
+
+    The published volumes count every token, input (prefill) and output (decode); a decode deployment's
+    tok/s counts output only, so the fraction is a rough share, not like for like.
+    """
     check_positive("tok_s", tok_s)
     return out(np.asarray(tok_s, float) / traffic.tokens_per_second(volume))
 
@@ -186,7 +233,8 @@ def sparsity_sweep(hw, model, total_over_active, context, weight_dtype="bf16", k
     return res
 
 
-__all__ = ["hardware_ratio_expr", "model_ratio_expr", "lecture_balance_batch_expr",
+__all__ = ["hardware_ratio_expr", "sparsity_expr", "model_ratio_expr", "expert_balance_batch",
+           "throughput_at_max_batch", "lecture_balance_batch_expr",
            "balance_batch_from_ratio_expr", "balance_batch_from_ratio", "sparsity_readings", "ratio_table",
            "drain_table", "rubin_as_in_lecture", "throughput_expr", "throughput", "steps_per_second",
            "throughput_at_balance", "fraction_of_volume", "RoutedScalingPoint", "CLARK_2022",

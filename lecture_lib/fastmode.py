@@ -6,6 +6,14 @@ shortens the step (the weight read is the floor) but spreads the weight read ove
     cost multiple  m(B) = T_step(B) / B  ÷  T_step(B*) / B*          (>= 1)
     fast batch     B_m  solves (t_weights + B·t_kv/B) / B = m · t_compute/B
     speed-up       T_step(B*) / T_step(B_m),  at most T_step(B*) / t_weights as B → 0
+    ceiling        c / (c − k) = 1 / (1 − L_ctx / L_wall)       (c, k: compute, KV time per sequence)
+    context for S  the L_ctx at which a speed-up S becomes possible: at infinite price (the ceiling)
+                   L = (1 − 1/S)·L_wall, at m × the price L = m(S − 1)/(mS − 1)·L_wall
+
+At context 0 the ceiling is 1: below B* the step sits on the weight floor, so a smaller batch is no
+faster. This is the lecture's all-weights toy (every weight read every step); for an MoE at very small
+batch the touched-experts read (`roofline.step_time`, the default) is lower still, but a batch that
+costs a few times the balance point's still touches essentially every expert.
 
 Everything is the roofline of `roofline` with one new token per sequence (decode); `FastModeToy` holds
 the numbers of one model on one system and evaluates these expressions. Units: seconds, FLOP/s,
@@ -16,12 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 import sympy as sp
 
 from . import hardware, models, roofline
 from .formula import numeric
 from .lecture import SAID
-from .notation import B, l_pass, m_cost
+from .notation import B, L_ctx, S_fast, l_pass, m_cost
 from .units import FLOPS_PER_MAC, TB, check_at_least, check_nonnegative, check_positive, dtype_bytes
 
 #: per-sequence compute and KV time and the per-step weight time of a decode step, s
@@ -57,6 +66,20 @@ def fast_speedup_expr():
 def speedup_ceiling_expr():
     """The most any cut in batch can buy: balance step / weight-read floor."""
     return sp.simplify(balance_step_expr() / weights_expr)
+
+
+@lru_cache(maxsize=None)
+def ceiling_context_expr():
+    """L_ctx at which the ceiling c/(c − k) reaches S_fast: where S_fast becomes possible at all."""
+    (solution,) = sp.solve(sp.Eq(speedup_ceiling_expr(), S_fast), L_ctx)
+    return sp.simplify(solution)
+
+
+@lru_cache(maxsize=None)
+def speedup_context_expr():
+    """L_ctx at which paying m_cost × the balance price buys a speed-up of S_fast."""
+    (solution,) = sp.solve(sp.Eq(fast_speedup_expr(), S_fast), L_ctx)
+    return sp.simplify(solution)
 
 
 def _speedup_at_batch_expr():
@@ -120,7 +143,23 @@ class FastModeToy:
 
     def _eval(self, expr, **extra):
         f = numeric(expr)
-        return f(**{k: v for k, v in self.symbols.items() if k in f.names}, **extra)
+        return f(**{**{k: v for k, v in self.symbols.items() if k in f.names}, **extra})
+
+    def _check_context(self, context):
+        check_nonnegative("context", context)
+        if np.any(np.asarray(context, float) >= self.balance_context):
+            raise ValueError(f"context must stay below the balance context ({self.balance_context:,.0f} "
+                             "tokens): past it no batch balances")
+        return context
+
+    def ceiling_at(self, context):
+        """The ceiling c/(c − k) with this toy's numbers at another context (tokens; arrays broadcast)."""
+        return self._eval(speedup_ceiling_expr, L_ctx=self._check_context(context))
+
+    def speedup_for_cost_at(self, multiple, context):
+        """speedup_for_cost(multiple) at another context (tokens; arrays broadcast)."""
+        check_at_least("multiple", multiple, 1)
+        return self._eval(fast_speedup_expr, m_cost=multiple, L_ctx=self._check_context(context))
 
     @property
     def weights_s(self) -> float:
@@ -172,6 +211,23 @@ class FastModeToy:
         return self._eval(fast_speedup_expr, m_cost=multiple)
 
     @property
+    def balance_context(self) -> float:
+        """Context (tokens) at which KV per sequence equals compute per sequence: no batch balances."""
+        return self._eval(roofline.balance_context_expr)
+
+    def context_for_speedup(self, target, multiple=None):
+        """Context (tokens) from which a speed-up of `target` is possible (target >= 1).
+
+        multiple=None: at any price (the ceiling reaches target); else at `multiple` × the balance
+        cost per token. Uses this toy's numbers; its own context does not enter. Arrays broadcast.
+        """
+        check_at_least("target", target, 1)
+        if multiple is None:
+            return self._eval(ceiling_context_expr, S_fast=target)
+        check_at_least("multiple", multiple, 1)
+        return self._eval(speedup_context_expr, S_fast=target, m_cost=multiple)
+
+    @property
     def max_speedup(self) -> float:
         """Balance step / weight-read floor: the speed-up as batch → 0 at infinite cost."""
         return self._eval(speedup_ceiling_expr)
@@ -179,4 +235,4 @@ class FastModeToy:
 
 __all__ = ["compute_per_seq_expr", "kv_per_seq_expr", "weights_expr", "decode_step_expr",
            "cost_multiple_expr", "balance_step_expr", "fast_batch_expr", "fast_speedup_expr",
-           "speedup_ceiling_expr", "FastModeToy"]
+           "speedup_ceiling_expr", "ceiling_context_expr", "speedup_context_expr", "FastModeToy"]

@@ -103,4 +103,47 @@ SAID = {
     "overtraining": 100,             # "~100x past Chinchilla"
     "price_step_context": 200_000,   # Gemini's price step at 200K tokens of context
     "implied_kv_bytes": 1667,        # "1,667 bytes, almost 2 KB"
+    # chapter 6 (notebook 07): prices as evidence; all of these are the lecture's figures or guesses
+    "long_context_surcharge": 0.5,   # Dwarkesh: Gemini "50% more expensive above 200K" (erratum 8: output only)
+    "kv_sanity_layers": 1,           # sanity check: 1 unique global KV layer ...
+    "kv_sanity_kv_heads": 8,         # ... × 8 KV heads ...
+    "kv_sanity_head_dim": 128,       # ... × d_head 128 × 2 (K, V) ...
+    "kv_sanity_bytes_per_element": 1,   # ... × 1 byte (implicit on the board) = 2,048 bytes
+    "output_premium_first_guess": 1.5,  # Dwarkesh first guessed output ~50% more than input (erratum 9)
+    "output_premium_low": 3,         # Reiner: "3-5×"
+    "output_premium": 5,             # the figure they proceed with
+    "decode_mfu_fraction": 1 / 5,    # the flashcard: decode MFU ≈ 1/5 of prefill MFU
+    "attention_matters_tokens": 1e6, # attention compute "only matters around millions of tokens"
+    "context_before": 8_000,         # context lengths jumped from ~8K ...
+    "context_after_low": 100_000,    # ... to 100-200K (GPT-3 → GPT-4 era) ...
+    "context_after_high": 200_000,
+    "context_plateau_years": (1, 2), # ... then plateaued for 1-2 years
+    "agi_context_tokens": 100e6,     # ~100M tokens (about a month of working together)
+    "cache_hit_discount": 10,        # cache hits "about 10× cheaper"
+    "base_input_price": 5.0,         # $/M tokens, the "remat" price
+    "cache_write_5m_price": 6.25,    # $/M tokens, 5-minute cache write
+    "drain_ddr_s": (1.0, 10.0),      # drain-time guesses: DDR ~1-10 s ...
+    "drain_flash_s": 60.0,           # ... flash ~1 minute ...
+    "drain_disk_s": 3600.0,          # ... spinning disk ~1 hour (erratum 11: too short for today's drives)
+    "tier_5min": "flash",            # tentative conclusion: 5-min cache ≈ flash ...
+    "tier_1h": "disk",               # ... 1-hour cache ≈ spinning disk
+    # chapter 5 (notebook 06): RL and over-training; all of these are the lecture's guesses
+    "world_tok_s": 500e6,            # "~500M tokens/s worldwide" (a guess)
+    "world_tokens_2mo": 2.6e15,      # Dwarkesh: 500M tok/s × 2 months ≈ 2.6×10^15
+    "family_low": 5,                 # "divide by about 5 to 10" models in a family
+    "family_high": 10,
+    "rl_flops_low": 2,               # RL: "2 to 6" FLOPs per parameter per token
+    "rl_flops_high": 6,
+    "rl_efficiency": 0.30,           # decode/rollout efficiency "around 30%"
+    "card_rl_flops": 3,              # the flashcard's clean version: RL 3 FLOPs/param/token ...
+    "card_inefficiency": 3,          # ... and 3× inefficiency for RL and inference
+    "pt_over_rl": 1.5,               # "pre-training vs RL tokens ≈ 1.5 : 1"
+    "blackboard_fractions": (1 / 10, 2 / 10),   # the tangled board: "1/10" and "2/10" (erratum 10)
+    "share_thirds": 1 / 3,           # "33% each"
+    "share_dwarkesh": 0.25,          # Dwarkesh's 50/50: pre-training and RL 25% each
+    "chinchilla_tokens": 2e12,       # "D_Chinchilla ≈ 2T" for ~100B active
+    "rumoured_pretrain_tokens": 150e12,   # a rumour relayed by Dwarkesh, not well sourced (erratum 15)
+    # chapter 7 (notebook 08): nets and ciphers; the chapter is talk, so few numbers
+    "new_ciphers_broken": 0.99,      # "almost all of them are broken, like 99%" (of newly invented ciphers)
+    "revnet_skip_layers": 2,         # a RevNet layer is "a residual connection from two layers back"
 }

@@ -157,6 +157,12 @@ class Model:
         out = full + windowed
         return float(out) if out.ndim == 0 else out
 
+    def windowed_kv_bytes_per_sequence(self, dtype: str = "bf16") -> float:
+        """KV bytes the sliding-window layers hold per sequence once the context passes the window
+        (a fixed cost per sequence, bytes; 0 without windowed layers)."""
+        per_layer_tok = self.kv_elements_per_layer_token() * dtype_bytes(dtype, "kv_dtype")
+        return float(self.n_sliding_layers * per_layer_tok * (self.sliding_window or 0))
+
     def weight_bytes(self, dtype: str = "bf16") -> float:
         """Bytes of all (total) weights at `dtype`."""
         return self.total_params * dtype_bytes(dtype, "weight_dtype")

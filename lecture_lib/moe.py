@@ -4,6 +4,18 @@
     N_total  = N_always + N_routed                  every parameter sits in memory
     N_active = N_always + N_routed · k/n            each token reads the always-on part and k of n experts
     read(B)  = N_always + N_routed · touched(B)     expected parameters one step of B tokens reads
+    untouched = (1 − k/n)^B                         computed as a power, not as 1 − touched (which
+                                                    cancels to 0 in double precision: ≈1e-75 is not 0)
+
+The per-expert reading of the balance batch (how deployments size batches: tokens per expert):
+
+    tokens per expert        = B·k/n
+    one expert's matmuls     = 2·(B·k/n)·(N_routed/n) / F     its weights: (N_routed/n)·b_w / BW
+    B*_expert                = (F·b_w / (2·BW)) · n/k = r · n/k     each expert's matmul compute-bound
+
+It assumes no overlap between operations: each expert's weight read must hide behind that expert's own
+matmuls. The aggregate roofline (B* = r·N_total/N_active) instead lets every operation of the step
+overlap with every other, so the dense layers' spare compute covers the experts' reads.
 
 Assumption, stated wherever it is used: each token picks its k experts uniformly at random and
 independently of the other tokens (real routers are skewed, which touches fewer experts).
@@ -18,16 +30,40 @@ import sympy as sp
 
 from . import models
 from .formula import numeric, out
-from .notation import B, N_act, N_rt, N_sh, N_tot, f_touch, k_act, n_exp
-from .units import check_at_least, check_nonnegative, check_positive
+from .notation import BW, B, F, N_act, N_rt, N_sh, N_tot, b_w, f_touch, k_act, n_exp, r_hw
+from .units import FLOPS_PER_MAC, check_at_least, check_nonnegative, check_positive
 
 #: expected fraction of one layer's routed experts that a batch of B tokens touches
 experts_touched_expr = 1 - (1 - k_act / n_exp) ** B
 #: total and active parameters in terms of the always-read and the routed parameters
 total_params_eq = sp.Eq(N_tot, N_sh + N_rt)
 active_params_eq = sp.Eq(N_act, N_sh + N_rt * k_act / n_exp)
+#: ... and the fraction it leaves untouched, as a power (1 − touched cancels to 0 in floating point)
+experts_untouched_expr = (1 - k_act / n_exp) ** B
 #: expected parameters read from HBM in one step of B tokens
 weights_read_expr = N_sh + N_rt * experts_touched_expr
+
+# --- the per-expert reading of the balance batch ----------------------------------------------------
+#: tokens one routed expert sees in a step of B tokens (each token picks k of n, uniformly on average)
+tokens_per_expert_expr = B * k_act / n_exp
+#: one expert's matmul time (2 FLOPs per multiply-add per token per parameter), s
+expert_compute_expr = FLOPS_PER_MAC * tokens_per_expert_expr * (N_rt / n_exp) / F
+#: one expert's weight-read time, s
+expert_weights_expr = (N_rt / n_exp) * b_w / BW
+
+
+@lru_cache(maxsize=None)
+def expert_balance_batch_expr():
+    """B at which one routed expert's matmuls take as long as reading its weights (solved once)."""
+    (solution,) = sp.solve(sp.Eq(expert_compute_expr, expert_weights_expr), B)
+    return solution
+
+
+@lru_cache(maxsize=None)
+def expert_balance_batch_ratio_expr():
+    """The same in the lecture's ratio r = F·b_w/(2·BW): B*_expert = r · n / k."""
+    (f_of_r,) = sp.solve(sp.Eq(r_hw, F * b_w / (FLOPS_PER_MAC * BW)), F)
+    return sp.simplify(expert_balance_batch_expr().subs(F, f_of_r))
 
 
 @lru_cache(maxsize=None)
@@ -67,6 +103,40 @@ def experts_touched_fraction(batch, experts_per_token, n_experts):
     if np.any(np.asarray(experts_per_token, float) > np.asarray(n_experts, float)):
         raise ValueError(f"experts_per_token ({experts_per_token}) must be <= n_experts ({n_experts})")
     return numeric(experts_touched_expr)(B=batch, k_act=experts_per_token, n_exp=n_experts)
+
+
+def experts_untouched_fraction(batch, experts_per_token, n_experts):
+    """Expected fraction of routed experts a batch of `batch` tokens leaves untouched: (1 − k/n)^B.
+
+    Evaluated as a power, so it stays accurate where 1 − touched would round to 0 (e.g. ≈1e-75 for
+    DeepSeek-V3 at B ≈ 5,400). batch: tokens (>= 0); 1 <= experts_per_token <= n_experts.
+    """
+    check_nonnegative("batch", batch)
+    check_at_least("experts_per_token", experts_per_token, 1)
+    check_at_least("n_experts", n_experts, 1)
+    if np.any(np.asarray(experts_per_token, float) > np.asarray(n_experts, float)):
+        raise ValueError(f"experts_per_token ({experts_per_token}) must be <= n_experts ({n_experts})")
+    return numeric(experts_untouched_expr)(B=batch, k_act=experts_per_token, n_exp=n_experts)
+
+
+def tokens_per_expert(batch, experts_per_token, n_experts):
+    """Tokens one routed expert sees on average in a step of `batch` tokens: B·k/n (arrays broadcast)."""
+    check_nonnegative("batch", batch)
+    check_at_least("experts_per_token", experts_per_token, 1)
+    check_at_least("n_experts", n_experts, 1)
+    return numeric(tokens_per_expert_expr)(B=batch, k_act=experts_per_token, n_exp=n_experts)
+
+
+def expert_balance_batch_from_ratio(ratio, experts_per_token, n_experts):
+    """Per-expert balance batch r · n / k (tokens per step): each routed expert sees r tokens.
+
+    ratio: the lecture's dimensionless hardware ratio (≈300); 1 <= experts_per_token <= n_experts.
+    Assumes no overlap between operations (see the module docstring).
+    """
+    check_positive("ratio", ratio)
+    check_at_least("experts_per_token", experts_per_token, 1)
+    check_at_least("n_experts", n_experts, 1)
+    return numeric(expert_balance_batch_ratio_expr)(r=ratio, k_act=experts_per_token, n_exp=n_experts)
 
 
 def batch_to_touch(fraction, experts_per_token, n_experts):
@@ -110,6 +180,9 @@ def weight_params_read(model, batch):
                                       n_exp=m.n_experts)
 
 
-__all__ = ["experts_touched_expr", "total_params_eq", "active_params_eq", "weights_read_expr",
+__all__ = ["experts_touched_expr", "experts_untouched_expr", "experts_untouched_fraction",
+           "tokens_per_expert_expr", "tokens_per_expert", "expert_compute_expr", "expert_weights_expr",
+           "expert_balance_batch_expr", "expert_balance_batch_ratio_expr", "expert_balance_batch_from_ratio",
+           "total_params_eq", "active_params_eq", "weights_read_expr",
            "batch_to_touch_expr", "routed_split_expr", "experts_touched_fraction", "batch_to_touch",
            "routed_split", "weight_params_read"]

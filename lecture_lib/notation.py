@@ -57,6 +57,7 @@ t_dep = _s("t_dep")
 f_att = _s("f_att")
 N_sh = _s("N_sh")
 N_rt = _s("N_rt")
+S_fast = _s("S_fast")
 # chapter 5: training, RL and inference compute (lecture_lib/training.py)
 d_in = _s("d_in")
 d_out = _s("d_out")
@@ -90,6 +91,23 @@ L_seq = _s("L_seq")
 b_act = _s("b_act")
 b_mask = sp.Symbol("b_mask", nonnegative=True)
 n_tok = _s("n_tok")
+n_bits = _s("n_bits")
+# chapter 6: prices as evidence, memory tiers (lecture_lib/pricing.py, lecture_lib/storage.py)
+t_tok = _s("t_tok")
+p_in = _s("p_in")
+p_out = _s("p_out")
+C_dev = _s("C_dev")
+W_dev = _s("W_dev")
+p_dev = _s("p_dev")
+T_hold = sp.Symbol("T_hold", nonnegative=True)
+n_read = sp.Symbol("n_read", nonnegative=True)
+m_write = _s("m_write")
+m_read = _s("m_read")
+n_kvl = _s("n_kvl")
+n_kv = _s("n_kv")
+d_head = _s("d_head")
+b_el = _s("b_el")
+f_win = sp.Symbol("f_win", nonnegative=True)
 
 LATEX = {
     B: "B", N_act: r"N_{\mathrm{active}}", N_tot: r"N_{\mathrm{total}}", b_w: r"b_{w}",
@@ -100,7 +118,7 @@ LATEX = {
     T_step: r"T_{\mathrm{step}}", N: "N", D: "D", E: "E", P: "P",
     k_act: r"k_{\mathrm{active}}", n_exp: r"n_{\mathrm{experts}}",
     F_mac: r"F_{\mathrm{MAC}}", r_hw: "r", m_cost: "m", f_touch: r"f_{\mathrm{touched}}", w_wait: "w",
-    f_att: r"f_{\mathrm{att}}", R_tok: r"R_{\mathrm{tok}}", t_dep: r"t_{\mathrm{deploy}}", N_sh: r"N_{\mathrm{always}}", N_rt: r"N_{\mathrm{routed}}",
+    f_att: r"f_{\mathrm{att}}", R_tok: r"R_{\mathrm{tok}}", t_dep: r"t_{\mathrm{deploy}}", N_sh: r"N_{\mathrm{always}}", N_rt: r"N_{\mathrm{routed}}", S_fast: r"S_{\mathrm{fast}}",
     d_in: r"d_{\mathrm{in}}", d_out: r"d_{\mathrm{out}}", D_PT: r"D_{\mathrm{PT}}", D_RL: r"D_{\mathrm{RL}}",
     D_inf: r"D_{\mathrm{inf}}", k_PT: r"k_{\mathrm{PT}}", k_RL: r"k_{\mathrm{RL}}", k_inf: r"k_{\mathrm{inf}}",
     u_RL: r"u_{\mathrm{RL}}", u_inf: r"u_{\mathrm{inf}}", s_PT: r"s_{\mathrm{PT}}", s_RL: r"s_{\mathrm{RL}}",
@@ -108,7 +126,11 @@ LATEX = {
     R_world: r"R_{\mathrm{world}}", n_fam: r"n_{\mathrm{family}}", f_keep: r"f_{\mathrm{keep}}", eta: r"\eta",
     T_chip: r"T_{\mathrm{chip}}", n_serve: r"n_{\mathrm{serve}}",
     d_model: r"d_{\mathrm{model}}", n_layers: r"n_{\mathrm{layers}}", n_heads: r"n_{\mathrm{heads}}",
-    L_seq: r"L_{\mathrm{seq}}", b_act: r"b_{\mathrm{act}}", b_mask: r"b_{\mathrm{mask}}", n_tok: r"n_{\mathrm{tok}}",
+    L_seq: r"L_{\mathrm{seq}}", b_act: r"b_{\mathrm{act}}", b_mask: r"b_{\mathrm{mask}}", n_tok: r"n_{\mathrm{tok}}", n_bits: r"n_{\mathrm{bits}}",
+    t_tok: r"t_{\mathrm{tok}}", p_in: r"p_{\mathrm{in}}", p_out: r"p_{\mathrm{out}}", C_dev: r"C_{\mathrm{dev}}",
+    W_dev: r"W_{\mathrm{dev}}", p_dev: r"p_{\mathrm{dev}}", T_hold: r"T_{\mathrm{hold}}", n_read: r"n_{\mathrm{read}}",
+    m_write: r"m_{\mathrm{write}}", m_read: r"m_{\mathrm{read}}", n_kvl: r"n_{\mathrm{KV\,layers}}",
+    n_kv: r"n_{\mathrm{KV\,heads}}", d_head: r"d_{\mathrm{head}}", b_el: r"b_{\mathrm{el}}", f_win: r"f_{\mathrm{win}}",
 }
 
 TABLE: list[Entry] = [
@@ -144,6 +166,7 @@ TABLE: list[Entry] = [
     Entry(f_touch, "fraction of one layer's routed experts a batch touches", "dimensionless", "(all experts touched)", 1),
     Entry(N_sh, "parameters every token reads: attention, dense layers, shared experts, embeddings", "parameters", "(the non-expert weights)", 1),
     Entry(N_rt, "parameters in the routed experts of all MoE layers", "parameters", "experts", 1),
+    Entry(S_fast, "speed-up: step time at the balance batch ÷ step time at a smaller batch (fast mode)", "×", "2.5× the speed", 1),
     Entry(w_wait, "wait from a request's arrival to the next step's start", "s", "waiting for the train", 1),
     Entry(d_in, "input width of one weight matrix (y = x·W, W is d_in × d_out)", "numbers", "(matmul shape)", 5),
     Entry(d_out, "output width of one weight matrix", "numbers", "(matmul shape)", 5),
@@ -176,6 +199,22 @@ TABLE: list[Entry] = [
     Entry(b_act, "bytes per stored activation element (bf16 2)", "bytes", "2 bytes", 7),
     Entry(b_mask, "bytes per stored dropout-mask element (1, or 0 without dropout)", "bytes", "(not in the lecture)", 7),
     Entry(n_tok, "tokens whose activations one training step holds (sequences × sequence length)", "tokens", "tokens in flight", 7),
+    Entry(n_bits, "block size of a cipher (or bit width of a function) in bits", "bits", "(64-bit blocks)", 7),
+    Entry(t_tok, "compute time of one new token of one sequence at peak (2·N_active / F)", "s", "compute per token", 6),
+    Entry(p_in, "list price of one input (prompt) token", "$/token", "input price", 6),
+    Entry(p_out, "list price of one output (generated) token", "$/token", "output price", 6),
+    Entry(C_dev, "capacity of one memory device or tier (HBM, DDR, flash, disk)", "bytes", "capacity", 6),
+    Entry(W_dev, "bandwidth of one memory device or tier, to or from HBM", "bytes/s", "bandwidth", 6),
+    Entry(p_dev, "cost of one memory device per second (rental, or purchase price over its service life)", "$/s", "$ per second", 6),
+    Entry(T_hold, "how long a KV cache is held between uses", "s", "5 minutes, 1 hour", 6),
+    Entry(n_read, "times a held KV cache is read back (cache hits)", "reads", "(reuses)", 6),
+    Entry(m_write, "cache-write price as a multiple of the base input price", "×", "cache write, 1.25×", 6),
+    Entry(m_read, "cache-read (hit) price as a multiple of the base input price", "×", "cache hit, 10× cheaper", 6),
+    Entry(n_kvl, "layers holding their own full-context KV cache (unique global KV layers)", "layers", "n_layers (unique KV)", 6),
+    Entry(n_kv, "key/value heads per layer (1 MQA, a few GQA, all heads MHA)", "heads", "n_kv_heads", 6),
+    Entry(d_head, "dimension of one attention head", "numbers", "d_head", 6),
+    Entry(b_el, "bytes per stored KV element (bf16 2, fp8 1)", "bytes", "(bytes per element)", 6),
+    Entry(f_win, "attention FLOPs per new token in the sliding-window layers (constant past the window)", "FLOP", "(local layers)", 6),
 ]
 
 SYMBOLS: dict[str, sp.Symbol] = {e.symbol.name: e.symbol for e in TABLE}

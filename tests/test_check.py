@@ -1,4 +1,5 @@
 """check(): tolerance, slips, friendly messages, never revealing the answer, result records."""
+import inspect
 import json
 import math
 import re
@@ -222,3 +223,118 @@ def test_bank_problems_are_well_formed():
             w = slip.wrong()
             if p.kind == "numeric":
                 assert abs(float(w) - float(value)) > p.rtol * abs(float(value)), p.id
+
+
+# --- issue 9: the check() defects a class found ----------------------------------------------------
+register(Problem(id="99.ratio", expected=lambda: 3.5, unit="×", rtol=0.01), replace=True)
+register(Problem(id="99.pure", expected=lambda: 3.5, unit="", rtol=0.01), replace=True)
+
+
+@pytest.mark.parametrize("huge", [10**400, -10**400, sp.Integer(10**400), np.array(10**400, dtype=object)])
+def test_a_number_too_large_for_a_float_gets_a_clear_message(huge):
+    msg = wrong("99.drain_ms", huge)
+    assert "too large to be a float" in msg and "internal error" not in msg, msg
+
+
+@pytest.mark.parametrize("answer, words", [(sp.nan, "NaN"), (sp.zoo, "infinite"), (sp.oo, "infinite"),
+                                           (-sp.oo, "infinite")])
+def test_sympy_nan_and_infinities_are_named_not_called_complex(answer, words):
+    msg = wrong("99.drain_ms", answer)
+    assert words in msg and "complex" not in msg, msg
+
+
+@pytest.mark.parametrize("pid, answer, words", [
+    ("99.pick", 3, "an int"), ("99.pick", None, "Your answer is None;"), ("99.pick", 2.5, "a float"),
+    ("99.pick", ["c"], "a list"), ("99.drain_ms", {"a": 1}, "a dict with 1 entry;"),
+    ("99.drain_ms", {"a": 1, "b": 2}, "a dict with 2 entries;"), ("99.drain_ms", [23.88], "a list with 1 value;"),
+    ("99.drain_ms", (1, 2), "a tuple with 2 values;"), ("99.expr", [x_sym], "a list of 1 item;"),
+    ("99.expr", object(), "an object"),
+])
+def test_type_names_read_as_english(pid, answer, words):
+    msg = wrong(pid, answer)
+    assert words in msg, msg
+    assert "NoneType" not in msg and not re.search(r"\ba [aeiouAEIOU]", msg), msg
+    assert not re.search(r"\b1 (values|items|entries)\b", msg), msg
+
+
+@pytest.mark.parametrize("pid", ["99.ratio", "99.pure"])
+@pytest.mark.parametrize("factor", [8, 1 / 8])
+def test_bits_vs_bytes_is_not_suggested_for_a_unitless_ratio(pid, factor):
+    msg = wrong(pid, 3.5 * factor)
+    assert "bits" not in msg and "byte" not in msg, msg
+
+
+def test_bits_vs_bytes_still_suggested_for_quantities_with_units():
+    assert "bits vs bytes" in wrong("99.bytes", 327.68 * 8)
+    assert "bits vs bytes" in wrong("99.expr", 8 * x_sym / (2 * y_sym))   # symbolic: unit unknown
+
+
+def test_hint_messages_carry_every_hint_earned_so_far():
+    check_module._attempts.pop("99.drain_ms", None)
+    first = wrong("99.drain_ms", 1.0)
+    assert "first hint" in first and "second hint" not in first
+    second = wrong("99.drain_ms", 1.0)
+    assert "(1) first hint" in second and "(2) second hint" in second
+
+
+def test_in_a_workspace_a_new_process_shows_the_hints_the_tries_earned(tmp_path, monkeypatch):
+    """A rerun (pytest --nbval-lax, a restarted kernel, the grader's fresh kernel in my_work) is a new
+    process: its first wrong check shows what the learner's earlier tries earned, not hint 1 again."""
+    work = tmp_path / "my_work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(check_module, "_attempts", {})
+    assert "second hint" not in wrong("99.drain_ms", 1.0)                 # try 1, "first process"
+    monkeypatch.setattr(check_module, "_attempts", {})                     # a new process
+    assert "(2) second hint" in wrong("99.drain_ms", 1.0)                 # try 2
+    assert json.loads((work / check_module.TRIES_FILE).read_text())["99.drain_ms"] == 2
+    # outside a workspace (the test suite, the grader's own folders) nothing is written or read
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    monkeypatch.setattr(check_module, "_attempts", {})
+    assert "second hint" not in wrong("99.drain_ms", 1.0)
+    assert not list(other.iterdir())
+
+
+def test_a_read_only_or_broken_tries_file_never_breaks_a_check(tmp_path, monkeypatch):
+    work = tmp_path / "my_work"
+    (work / check_module.TRIES_FILE).mkdir(parents=True)       # a directory where the file goes
+    monkeypatch.chdir(work)
+    assert "first hint" in wrong("99.drain_ms", 1.0)
+    check("99.drain_ms", 23.88)
+
+
+def _library_functions_called_by(problem, bank):
+    """Names of lecture_lib functions `problem.expected` calls, through the bank's own helpers."""
+    modules = [v for v in vars(bank).values() if inspect.ismodule(v) and v.__name__.startswith("lecture_lib.")]
+    library = {name for mod in modules for name, v in vars(mod).items()
+               if inspect.isfunction(v) and v.__module__ == mod.__name__ and name != "get"}
+    names, seen, todo = set(), set(), [problem.expected.__code__]
+    while todo:
+        code = todo.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        todo += [c for c in code.co_consts if inspect.iscode(c)]
+        for name in code.co_names:
+            helper = vars(bank).get(name)
+            if inspect.isfunction(helper) and helper.__module__ == bank.__name__:
+                todo.append(helper.__code__)
+            elif name in library:
+                names.add(name)
+    return names
+
+
+def test_no_hint_names_the_library_function_that_answers_the_problem():
+    bank_problems = load_banks()
+    checked = 0
+    for name in problems.BANKS:
+        bank = importlib.import_module(f"lecture_lib.practice.{name}")
+        for p in problems.problems_for(name.removeprefix("bank_")):
+            answering = _library_functions_called_by(bank_problems[p.id], bank)
+            for hint in p.hints:
+                for fn in answering:
+                    assert not re.search(rf"\b{fn}\b", hint), (p.id, fn, hint)
+            checked += bool(answering)
+    assert checked >= 10            # the scan found the functions behind most problems

@@ -14,6 +14,8 @@ from .._registry import lookup
 from .base import Explorer  # noqa: F401
 from .roofline import ContextSlopeExplorer, CostExplorer, LatencyExplorer
 from .balance import BalanceExplorer, FastModeExplorer, TrainExplorer
+from .training import CostSplitExplorer, OvertrainingExplorer
+from .mixing import AvalancheExplorer
 
 REGISTRY: dict[str, type] = {
     "latency_vs_batch": LatencyExplorer,
@@ -22,6 +24,9 @@ REGISTRY: dict[str, type] = {
     "balance_vs_context": BalanceExplorer,
     "train_schedule": TrainExplorer,
     "fast_mode": FastModeExplorer,
+    "cost_split": CostSplitExplorer,
+    "overtraining_range": OvertrainingExplorer,
+    "avalanche": AvalancheExplorer,
 }
 
 

@@ -11,7 +11,8 @@ PERIODS_MS = [5, 10, 15, 20, 25, 30, 40, 50]
 RATES = [250, 500, 1_000, 1_500, 2_000, 2_500, 2_800, 3_000, 3_100, 3_200, 3_500, 4_000, 5_000]
 SEATS = [16, 32, 64, 128, 256]
 MULTIPLES = [1, 1.5, 2, 2.5, 3, 4, 6, 8, 10, 20, 50, 100]
-CONTEXTS = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000]
+CONTEXTS = [0, 100, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 120_000, 150_000, 200_000]
+TARGETS = [1.5, 2, 2.5, 3, 4, 6]
 
 
 class BalanceExplorer(Explorer):
@@ -41,7 +42,10 @@ class TrainExplorer(Explorer):
 
 
 class FastModeExplorer(Explorer):
-    """Fast mode: price multiple -> batch -> speed-up, saturating at the weight-read floor."""
+    """Fast mode: price multiple -> batch -> speed-up, saturating at the weight-read floor; and the
+    context from which a target speed-up (the lecture's 2.5×) becomes possible.
+
+    A context past a scenario's balance context is clamped below it (a warning says so)."""
 
     title = "Fast mode: how much speed a higher price per token buys"
 
@@ -51,4 +55,5 @@ class FastModeExplorer(Explorer):
     def make_controls(self):
         return {"multiple": choice_slider(labelled(MULTIPLES), 6, "price multiple"),
                 "scenario": dropdown(list(bplots.FAST_SCENARIOS), bplots.FastModePlot.DEFAULT_SCENARIO, "scenario"),
-                "context": choice_slider(labelled(CONTEXTS), 100_000, "context (tokens)")}
+                "context": choice_slider(labelled(CONTEXTS), 100_000, "context (tokens)"),
+                "target": choice_slider(labelled(TARGETS), 2.5, "target speed-up (×)")}

@@ -98,7 +98,10 @@ class Explorer:
         for name, value in values.items():           # starting values, e.g. Explorer(context=10_000)
             self.controls[name].value = value
         self.message = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        # shown at the figure's own pixel size (not stretched to the cell width, which blurs it)
+        w_px, _ = self.plot.canvas.get_width_height(physical=True)
+        self.image = widgets.Image(format="png", layout=widgets.Layout(width=f"{w_px}px", max_width="100%",
+                                                                       height="auto"))
         self.error = ""
         self.renders = 0
         for control in self.controls.values():

@@ -15,14 +15,21 @@ BATCHES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_0
 CONTEXT_RANGE = [100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
 
+def _one_of(options) -> str:
+    """'bf16', 'fp8 or bf16', 'fp4, fp8 or bf16': a list for a sentence."""
+    options = list(options)
+    if len(options) <= 1:
+        return "".join(options)
+    return f"{', '.join(options[:-1])} or {options[-1]}"
+
+
 def _draw(plot, values):
     """plot.update(**values), with a widget-friendly message when the chip lacks the dtype."""
     chip = hardware.resolve(values["hw"])
     wd = values["weight_dtype"]
     if wd not in chip.dtypes:
-        offered = [d for d in chip.dtypes if d in DTYPES]
-        raise ValueError(f"{chip.name} has no published {wd} tensor rate; choose weights in one of "
-                         f"{', '.join(offered)}.")
+        offered = [d for d in DTYPES if d in chip.dtypes]
+        raise ValueError(f"{chip.name} has no published {wd} tensor rate; choose {_one_of(offered)} weights.")
     plot.update(**values)
 
 

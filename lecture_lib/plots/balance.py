@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from .. import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
 from ..lecture import SAID
-from ..units import MS, US
+from ..units import MS, US, fmt
 from .live import LivePlot, decade_limits, positive
 
 DTYPE_MARKERS = {"bf16": "o", "fp8": "s", "fp4": "^"}
@@ -55,13 +55,27 @@ def ratio_by_generation(rows=None, lecture_ratio: float = SAID["ratio"]) -> Figu
         groups.setdefault(key, (r["year"], r["lecture_ratio"], []))
         if name not in groups[key][2]:
             groups[key][2].append(name)
+    top = max(r["lecture_ratio"] for r in rows) * 1.15
+    min_gap = 0.045 * top                 # labels in one year's column at least this far apart (data units)
+    by_year: dict = {}
     for year, ratio, names in groups.values():
-        ax.annotate(", ".join(names), (year, ratio), fontsize=7, xytext=(5, 2), textcoords="offset points")
+        by_year.setdefault(year, []).append((ratio, names))
+    for year, items in by_year.items():
+        last = -np.inf
+        for ratio, names in sorted(items):
+            y = max(ratio, last + min_gap)
+            last = y
+            moved = y - ratio > 1e-9
+            ax.annotate(", ".join(names), (year, ratio), xytext=(year + 0.12, y), textcoords="data",
+                        fontsize=7, va="center", zorder=4, bbox=dict(fc="white", ec="none", pad=0.6),
+                        arrowprops=dict(arrowstyle="-", lw=0.5, color="0.5") if moved else None)
     ax.axhline(lecture_ratio, color="k", ls="--", lw=1, label=f"the lecture's ≈{lecture_ratio}")
     ax.set_xlabel("year of introduction")
     ax.set_ylabel("MACs/s ÷ weight params/s (dimensionless)")
-    ax.set_title("The hardware ratio by generation (* = announced)")
-    ax.set_ylim(0, max(r["lecture_ratio"] for r in rows) * 1.15)
+    ax.set_title("The hardware ratio by generation (* = announced; rate may not be dense)", fontsize=10)
+    years = [r["year"] for r in rows]
+    ax.set_xlim(min(years) - 0.5, max(years) + 1.2)      # room for the labels right of the last year
+    ax.set_ylim(0, top)
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig
@@ -136,15 +150,17 @@ class BalancePlot(LivePlot):
 class TrainPlot(LivePlot):
     """Latency histogram of the seeded train simulation, with the 1.5·T mean and 2·T worst case.
 
-    Simulates `horizon_s` seconds of Poisson arrivals (at most `max_requests` requests).
+    Simulates `horizon_s` seconds of Poisson arrivals (at most `max_requests` requests), or exactly
+    `n_requests` requests when given (so a notebook can show the very simulation its prose quotes).
     """
 
     BINS_MS = np.linspace(0, 200, 81)
 
     def __init__(self, period_ms=20.0, arrival_rate=2000.0, capacity=64, horizon_s=5.0,
-                 max_requests=100_000, seed=0):
+                 max_requests=100_000, seed=0, n_requests: int | None = None):
         super().__init__()
         self.horizon_s, self.max_requests, self.seed = horizon_s, max_requests, seed
+        self.n_requests = n_requests
         self.ax = self.figure.add_subplot()
         self.bars = self.ax.stairs(np.zeros(len(self.BINS_MS) - 1), self.BINS_MS, fill=True,
                                    color="C0", alpha=0.75, label="simulated requests")
@@ -161,7 +177,7 @@ class TrainPlot(LivePlot):
         self.update(period_ms, arrival_rate, capacity)
 
     def update(self, period_ms=20.0, arrival_rate=2000.0, capacity=64):
-        n = int(min(self.max_requests, max(1000, arrival_rate * self.horizon_s)))
+        n = self.n_requests or int(min(self.max_requests, max(1000, arrival_rate * self.horizon_s)))
         sim = queueing.simulate_trains(period_ms * MS, arrival_rate, capacity=capacity, n_requests=n,
                                       seed=self.seed)
         lat_ms = sim.latency / MS
@@ -213,7 +229,7 @@ def throughput_vs_volumes(deployments: dict, volumes=None) -> Figure:
     names = list(deployments) + [f"{v.provider} {v.as_of}" for v in volumes]
     values = list(deployments.values()) + [v.tokens_per_second for v in volumes]
     colors = ["C0"] * len(deployments) + ["C1"] * len(volumes)
-    fig = _fig((6.6, 3.9))
+    fig = _fig((7.2, 3.9))
     ax = fig.add_subplot()
     y = np.arange(len(names))
     ax.barh(y, values, color=colors)
@@ -222,7 +238,7 @@ def throughput_vs_volumes(deployments: dict, volumes=None) -> Figure:
     lo, hi = decade_limits(values)
     ax.set_xlim(lo / 10, hi)              # a decade of room so the smallest bar shows
     ax.set_xlabel("tokens per second")
-    ax.set_title("One deployment (blue) vs a provider's traffic (orange)")
+    fig.suptitle("One deployment (blue) vs a provider's traffic (orange)", fontsize=11)
     fig.tight_layout()
     return fig
 
@@ -241,43 +257,74 @@ FAST_SCENARIOS = {
 }
 
 
-class FastModePlot(LivePlot):
-    """Speed-up bought vs cost multiple paid, with the weight-read ceiling; marker at `multiple`.
+def _round_down_125(x: float) -> float:
+    """The largest of 1, 2, 5 × 10^k that is <= x (x > 0): a tidy context to clamp to."""
+    exp = np.floor(np.log10(x))
+    return float(max(m * 10.0 ** exp for m in (1, 2, 5) if m * 10.0 ** exp <= x))
 
-    update(multiple, scenario, context) or update(multiple, toy=FastModeToy(...)).
+
+class FastModePlot(LivePlot):
+    """Left: speed-up bought vs price multiple paid, with the ceiling; marker at `multiple`.
+    Right: speed-up vs context (ceiling at any price, and at `multiple`), with the `target` speed-up
+    and the context from which it becomes possible.
+
+    update(multiple, scenario, context, target) or update(multiple, toy=FastModeToy(...), target=...).
+    A context at or past the scenario's balance context is clamped below it, with a warning.
     """
 
     M = np.geomspace(1, 100, 120)
+    CTX_POINTS = 120
     DEFAULT_SCENARIO = next(iter(FAST_SCENARIOS))
+    FIGSIZE = (9.6, 4.0)     # two panels; 960 × 400 px at 100 dpi, shown at that size
 
-    def __init__(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None):
-        super().__init__()
-        self.ax = self.figure.add_subplot()
-        (self.curve,) = self.ax.plot([], [], color="C0", label="speed-up (balance step ÷ step)")
-        self.ceiling = self.ax.axhline(1, color="C3", ls="--", label="ceiling: balance step ÷ weight read")
-        (self.dot,) = self.ax.plot([], [], "o", color="C1", ms=8)
-        (self.slow,) = self.ax.plot([], [], "s", color="C2", ms=7, label="balance point (slow mode can't go lower)")
-        self.text = self.ax.text(0.97, 0.05, "", transform=self.ax.transAxes, ha="right", va="bottom", fontsize=9)
-        self.dynamic(self.curve, self.ceiling, self.dot, self.slow, self.text)
-        self.ax.set_xscale("log")
-        self.ax.set_xlim(1, 100)
-        self.ax.set_xlabel("price per token ÷ price at the balance batch")
-        self.ax.set_ylabel("token speed ÷ speed at the balance batch")
-        self.ax.set_title("Fast mode: paying for a smaller batch")
-        self.ax.legend(fontsize=8, loc="upper left")
-        self.figure.subplots_adjust(left=0.11, right=0.97, bottom=0.14, top=0.9)
-        self.update(multiple, scenario, context, toy)
+    def __init__(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None,
+                 target=SAID["fast_speed"]):
+        super().__init__(figsize=self.FIGSIZE)
+        self.ax, self.ax_ctx = self.figure.subplots(1, 2, gridspec_kw=dict(width_ratios=(1, 1)))
+        ax = self.ax
+        (self.curve,) = ax.plot([], [], color="C0", label="speed-up (balance step ÷ step)")
+        self.ceiling = ax.axhline(1, color="C3", ls="--", label="ceiling: balance step ÷ weight read")
+        (self.dot,) = ax.plot([], [], "o", color="C1", ms=8)
+        (self.slow,) = ax.plot([], [], "s", color="C2", ms=7, label="balance point (slow mode: no cheaper)")
+        self.text = ax.text(0.97, 0.04, "", transform=ax.transAxes, ha="right", va="bottom", fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlim(1, 100)
+        ax.set_xlabel("price per token ÷ price at the balance batch")
+        ax.set_ylabel("token speed ÷ speed at the balance batch")
+        ax.set_title("What a price buys, at this context", fontsize=10)
+        ax.legend(fontsize=7, loc="upper left")
+        a2 = self.ax_ctx
+        (self.ctx_ceiling,) = a2.plot([], [], color="C3", ls="--", label="ceiling c/(c−k): any price")
+        (self.ctx_curve,) = a2.plot([], [], color="C0", label="at the chosen price")
+        self.target_line = a2.axhline(1, color="k", lw=1, ls=":", label="target speed-up")
+        self.ctx_marker = a2.axvline(1, color="C1", lw=1)
+        self.need_marker = a2.axvline(1, color="C3", lw=1, ls=":")
+        self.need_text = a2.text(0.03, 0.04, "", transform=a2.transAxes, ha="left", va="bottom", fontsize=8)
+        a2.set_xscale("log")
+        a2.set_xlabel("context L_ctx (tokens); right edge: the balance context")
+        a2.set_title("Where a speed-up becomes possible", fontsize=10)
+        a2.legend(fontsize=7, loc="upper left")
+        self.dynamic(self.curve, self.ceiling, self.dot, self.slow, self.text, self.ctx_ceiling,
+                     self.ctx_curve, self.target_line, self.ctx_marker, self.need_marker, self.need_text)
+        self.figure.subplots_adjust(left=0.075, right=0.985, bottom=0.13, top=0.9, wspace=0.2)
+        self.update(multiple, scenario, context, toy, target)
 
-    def update(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None):
+    def update(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None,
+               target=SAID["fast_speed"]):
         self.clear_message()
+        self.warning = ""
         if toy is None:
             scenario = scenario or self.DEFAULT_SCENARIO
             if scenario not in FAST_SCENARIOS:
                 raise ValueError(f"scenario must be one of {list(FAST_SCENARIOS)}, got {scenario!r}")
-            toy = FAST_SCENARIOS[scenario](context)     # ValueError past the balance context
-            title = scenario
-        else:
-            title = "a custom toy"
+            wall = FAST_SCENARIOS[scenario](0).balance_context
+            used = float(context)
+            if used >= wall:          # no balance point there: clamp to a tidy context below the wall
+                used = _round_down_125(0.9 * wall)
+                self.warning = (f"{context:,.0f} tokens is past this scenario's balance context "
+                                f"({wall:,.0f} tokens): no batch balances there, so fast mode has no "
+                                f"balance point to trade against. Showing {used:,.0f} tokens instead.")
+            toy = FAST_SCENARIOS[scenario](used)
         t = toy
         s = t.speedup_for_cost(self.M)
         self.curve.set_data(self.M, s)
@@ -286,17 +333,35 @@ class FastModePlot(LivePlot):
         sp_ = t.speedup_for_cost(multiple)
         self.dot.set_data([multiple], [sp_])
         self.slow.set_data([1.0], [1.0])
-        # y limit from a short ladder, so the cached background survives most control changes
-        top = next((y for y in (4.0, 6.0, 10.0, 20.0, 50.0) if t.max_speedup * 1.4 <= y), 100.0)
+        # right panel: speed-up against context, up to the wall (fixed limits per scenario)
+        wall = t.balance_context
+        lo, hi = wall / 1e3, wall
+        ctx = np.geomspace(lo, wall * 0.999, self.CTX_POINTS)
+        ceil_c = t.ceiling_at(ctx)
+        at_m = t.speedup_for_cost_at(multiple, ctx)
+        self.ctx_ceiling.set_data(ctx, ceil_c)
+        self.ctx_curve.set_data(ctx, at_m)
+        need_any = t.context_for_speedup(target)
+        need_m = t.context_for_speedup(target, multiple)
+        self.target_line.set_ydata([target] * 2)
+        self.ctx_marker.set_xdata([t.context] * 2)
+        self.ctx_marker.set_visible(t.context > lo)
+        self.need_marker.set_xdata([need_m] * 2)
+        self.need_marker.set_visible(need_m > lo)
+        self.need_text.set_text(f"{target:g}× from {fmt(need_any)} tokens (any price)\n"
+                                f"from {fmt(need_m)} at {multiple:g}× the price (dotted)")
+        # y limits from a short ladder, so the cached background survives most control changes
+        top = next((y for y in (4.0, 6.0, 10.0, 20.0, 50.0) if max(t.max_speedup, target) * 1.4 <= y), 100.0)
         self.ax.set_ylim(0, top)
-        self.text.set_text(f"{title}, {t.context:,.0f}-token context\n"
-                           f"{multiple:.1f}× price → batch {b:,.0f} of {t.balance_batch:,.0f}\n"
-                           f"step {t.step_s(b) / MS:.2f} ms vs {t.balance_step_s / MS:.2f} ms: "
-                           f"{sp_:.2f}× faster\nceiling {t.max_speedup:.2f}× (weights alone take "
-                           f"{t.weights_s / MS:.2f} ms)")
+        self.ax_ctx.set_ylim(0, top)
+        self.ax_ctx.set_xlim(lo, hi)
+        self.text.set_text(f"{fmt(t.context)} tokens: {multiple:g}× price → batch {fmt(b)} of "
+                           f"{fmt(t.balance_batch)}\n{sp_:.2f}× faster; ceiling {t.max_speedup:.2f}×")
         self.toy = t
         self.state = dict(multiple=multiple, batch=b, speedup=sp_, ceiling=t.max_speedup,
-                          balance_batch=t.balance_batch, curve_x=self.M, curve_y=s)
+                          balance_batch=t.balance_batch, curve_x=self.M, curve_y=s, context=t.context,
+                          balance_context=wall, target=target, context_for_target=need_any,
+                          context_for_target_at_multiple=need_m, clamped=bool(self.warning))
         return self
 
 

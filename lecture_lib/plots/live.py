@@ -24,8 +24,10 @@ The Figure is a plain `matplotlib.figure.Figure` (no pyplot, no global state); `
 from __future__ import annotations
 
 import io
+import textwrap
 
 import numpy as np
+from matplotlib.legend import Legend
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
@@ -49,9 +51,9 @@ class LivePlot:
         self._background_key = None
         self.state: dict = {}        # the numbers behind the picture, for tests and readers
         self.warning = ""            # a non-fatal note for the reader (e.g. "weights do not fit")
-        self.message = self.figure.text(0.5, 0.5, "", ha="center", va="center", wrap=True,
-                                        fontsize=10, color="#a00",
-                                        bbox=dict(facecolor="white", edgecolor="#a00"))
+        self.message = self.figure.text(0.5, 0.5, "", ha="center", va="center", fontsize=10,
+                                        color="#a00", zorder=10,
+                                        bbox=dict(facecolor="white", edgecolor="#a00", pad=6))
         self._message_on = False
         self.dynamic(self.message)
 
@@ -79,12 +81,22 @@ class LivePlot:
             if legend is not None:
                 key += [t.get_text() for t in legend.get_texts()]
         key += [t.get_text() for t in self.figure.texts if t not in self._dynamic]
+        key.append(self._message_on)          # a message hides the legends: a different background
         return tuple(key)
 
     # --- messages (invalid parameter combinations) ----------------------------------------------
     def show_message(self, text: str):
-        """Hide the data and show `text` across the figure (used when parameters are invalid)."""
-        self.message.set_text(text)
+        """Hide the data and the legends and show `text` in a box inside the first axes (used when
+        parameters are invalid). The text is wrapped to fit the axes (all of them together), so the
+        box is never clipped."""
+        boxes = [ax.get_position().extents for ax in self.figure.axes] or [(0.05, 0.05, 0.95, 0.95)]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        width_px = (x1 - x0) * self.figure.get_figwidth() * self.figure.dpi
+        char_px = 0.6 * self.message.get_fontsize() * self.figure.dpi / 72     # average glyph width
+        chars = max(20, int(0.9 * width_px / char_px))
+        self.message.set_text("\n".join(textwrap.wrap(text, chars)) or text)
+        self.message.set_position(((x0 + x1) / 2, (y0 + y1) / 2))
         self._message_on = True
         self.state = {"error": text}
 
@@ -122,22 +134,30 @@ class LivePlot:
         image.convert("RGB").save(buf, format="png", compress_level=1)   # opaque figure: RGB is smaller
         return buf.getvalue()
 
+    def _legends(self):
+        return [ax.get_legend() for ax in self.figure.axes if ax.get_legend() is not None]
+
     def _full_draw(self):
-        if self._chrome_regions is None:
+        """Draw everything static. While a message shows, the legends are left out (the box covers
+        the axes, and a legend beside it would describe lines that are not drawn)."""
+        if self._chrome_regions is None:      # first draw: everything, and keep the chrome's pixels
             self.canvas.draw()
             renderer = self.canvas.get_renderer()
             self._chrome_regions = [self.canvas.copy_from_bbox(a.get_window_extent(renderer).padded(2))
                                     for a in self._chrome]
-            return
-        for a in self._chrome:
+            if not self._message_on:
+                return
+        hidden = list(self._chrome) + (self._legends() if self._message_on else [])
+        for a in hidden:
             a.set_visible(False)
         try:
             self.canvas.draw()
         finally:
-            for a in self._chrome:
+            for a in hidden:
                 a.set_visible(True)
-        for region in self._chrome_regions:
-            self.canvas.restore_region(region)
+        for a, region in zip(self._chrome, self._chrome_regions):
+            if not (self._message_on and isinstance(a, Legend)):
+                self.canvas.restore_region(region)
 
     def _repr_png_(self) -> bytes:
         return self.render_png()

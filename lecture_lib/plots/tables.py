@@ -46,13 +46,19 @@ def hardware(names=None) -> str:
 
 
 def models(names=None) -> str:
-    """Models: total and active parameters, active/total, attention kind, KV bytes per token, source."""
+    """Models: total and active parameters, sparsity (active/total), attention kind, KV bytes per token
+    (full-attention layers) and, for models with sliding-window layers, the fixed KV those layers hold
+    per sequence; source."""
     names = names or _models.names()
-    lines = ["| name | total params | active params | active / total | layers | attention | "
-             "KV per token (bf16) | source |", "|---|---:|---:|---:|---:|---|---:|---|"]
+    lines = ["| name | total params | active params | sparsity (active / total) | layers | attention | "
+             "KV per token (bf16) | + windowed KV per sequence (bf16) | source |",
+             "|---|---:|---:|---:|---:|---|---:|---:|---|"]
     for name in names:
         m = _models.get(name)
+        windowed = (f"{fmt(m.windowed_kv_bytes_per_sequence('bf16'), 'B')} ({m.n_sliding_layers} layers × "
+                    f"{m.sliding_window:,} tokens)" if m.n_sliding_layers else DASH)
         lines.append(f"| {m.name} | {fmt(m.total_params, 'params')} | {fmt(m.active_params, 'params')} | "
                      f"{m.sparsity:.3g} | {m.n_layers} | {m.attention} | "
-                     f"{fmt(m.kv_bytes_per_token('bf16'), 'B/token')} | {_source(m.source_for('total_params'))} |")
+                     f"{fmt(m.kv_bytes_per_token('bf16'), 'B/token')} | {windowed} | "
+                     f"{_source(m.source_for('total_params'))} |")
     return "\n".join(lines)

@@ -281,6 +281,51 @@ def generate(solutions: Path, exercises: Path, check_only: bool = False, out=Non
     return 0
 
 
+def variant_worksheet(nb, name: str, student: str, secret: str):
+    """The exercise version of solutions notebook `nb` for one student: the student's own givens
+    (`variants.draw`) in a cell of their own before the first code cell. Without varying givens it
+    is the plain exercise."""
+    from . import variants
+    ex = make_exercise(nb, name)
+    number = name[:2]
+    try:
+        values = variants.draw(secret, student, number) if number.isdigit() else {}
+    except KeyError:             # no bank for this notebook: nothing varies
+        values = {}
+    ex.metadata["lecture_lib"]["student"] = student
+    if values:
+        cell = nbformat.v4.new_code_cell(variants.variant_cell_source(number, student, values),
+                                         id="variant-givens")
+        cell.metadata["nbgrader"] = _nbgrader("variant_givens", solution=False, grade=False, locked=True)
+        first = next((i for i, c in enumerate(ex.cells) if c.cell_type == "code"), len(ex.cells))
+        ex.cells.insert(first, cell)
+    return ex
+
+
+def generate_variants(solutions: Path, out: Path, roster: list[str], secret: str, out_stream=None) -> int:
+    """Write out/<student>/<notebook>.ipynb for every student of the roster and every solutions
+    notebook (see `variant_worksheet`). Returns an exit status."""
+    out_stream = out_stream or sys.stdout
+    sources = sorted(Path(solutions).glob("*.ipynb"))
+    if not sources:
+        print(f"assign: no notebooks in {solutions}", file=out_stream)
+        return 2
+    notebooks = [(src.name, nbformat.read(src, as_version=4)) for src in sources]
+    for student in roster:
+        if not re.fullmatch(r"[\w.@+-]+", student) or student.startswith("."):
+            print(f"assign: student id {student!r} cannot be a folder name (letters, digits, . _ - @ +)",
+                  file=out_stream)
+            return 2
+    for student in roster:
+        folder = Path(out) / student
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, nb in notebooks:
+            (folder / name).write_text(render(variant_worksheet(nb, name, student, secret)), encoding="utf-8")
+    print(f"assign: wrote {len(notebooks)} worksheet(s) for each of {len(roster)} student(s) in {out}/",
+          file=out_stream)
+    return 0
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("--check", action="store_true",
                         help="do not write; exit 1 naming the files if exercises/ is out of sync")
@@ -288,9 +333,26 @@ def add_arguments(parser) -> None:
                         help="course root holding solutions/ and exercises/ (default: the repo)")
     parser.add_argument("--solutions", type=Path, default=None, help="solutions folder")
     parser.add_argument("--exercises", type=Path, default=None, help="exercises folder")
+    parser.add_argument("--roster", type=Path, default=None,
+                        help="roster CSV (column `student`): write one set of worksheets per student, "
+                             "with their own numbers, to --out")
+    parser.add_argument("--out", type=Path, default=Path("worksheets"),
+                        help="folder for --roster worksheets (default: worksheets/)")
+    parser.add_argument("--secret-file", type=Path, default=None,
+                        help="file whose first line is the course secret (for --roster)")
+    parser.add_argument("--secret", default=None, help="the course secret itself (prefer --secret-file)")
 
 
 def main(args) -> int:
     root = args.root or default_root()
+    if getattr(args, "roster", None):
+        from . import variants
+        try:
+            roster = variants.read_roster(args.roster)
+            secret = variants.read_secret(args.secret, args.secret_file)
+        except (ValueError, OSError) as exc:
+            print(f"assign: {exc}", file=sys.stderr)
+            return 2
+        return generate_variants(args.solutions or root / "solutions", args.out, roster, secret)
     return generate(args.solutions or root / "solutions", args.exercises or root / "exercises",
                     check_only=args.check)

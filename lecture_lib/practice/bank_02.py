@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from .. import balance, fastmode, models, queueing, roofline, traffic
+from .. import balance, fastmode, models, moe, queueing, roofline, traffic
 from ..lecture import SAID
 from .. import notation as nt
 from ..units import MS
-from .problems import Problem, Slip, register
+from .problems import Problem, Slip, Vary, register, steps
 
 #: the worksheet's numbers (names are registry keys; times in seconds; sizes in tokens)
 GIVEN = SimpleNamespace(
@@ -33,6 +33,8 @@ GIVEN = SimpleNamespace(
     batch=SAID["batch"], step_s=SAID["step_s"], volume="google-2025-10",
     # problem 10: the fast-mode toy of the syllabus (problem 8 there)
     fast_multiple=SAID["fast_price"],
+    # problem 12: the per-expert balance batch; problem 13: where 2.5x becomes possible
+    fast_target=SAID["fast_speed"], fast_hw="GB200-NVL72", fast_model="DeepSeek-V3", fast_weight_dtype="fp8",
 )
 
 
@@ -60,7 +62,7 @@ register(Problem(
     slips=[Slip(lambda: GIVEN.ratio * GIVEN.active_params / GIVEN.total_params,
                 "You multiplied by active / total. The weight read grows with TOTAL parameters and the "
                 "compute with ACTIVE ones, so B* = ratio × total / active.")],
-    hints=["B* = (hardware ratio) × (N_total / N_active).",
+    hints=["B* = (hardware ratio) × (N_total / N_active) = ratio / sparsity, with sparsity = N_active / N_total.",
            "The lecture's hardware ratio is the dimensionless 300."],
 ))
 
@@ -76,7 +78,7 @@ register(Problem(
                 "PARAMETERS, which include the attention and shared weights every token uses."),
            Slip(lambda: _dsv3_batch(GIVEN.lecture_total_params / _dsv3().active_params),
                 "You used the lecture's 'about 700B'; the model card says m.total_params.")],
-    hints=["B* = 300 × N_total / N_active, with the parameter counts from models.get('DeepSeek-V3').",
+    hints=["B* = 300 × N_total / N_active (= 300 / sparsity), with the parameter counts from models.get('DeepSeek-V3').",
            "N_total / N_active is about 18 for DeepSeek-V3."],
 ))
 
@@ -132,8 +134,8 @@ register(Problem(
     rtol=0.01, expected=lambda: 100 * _sim().miss_fraction,
     slips=[Slip(lambda: _sim().miss_fraction,
                 "That looks like a fraction; the question asks for a percentage.")],
-    hints=["queueing.simulate_trains(period_s, arrival_rate, capacity=..., n_requests=..., seed=...) "
-           "returns a TrainSim; use its miss_fraction.",
+    hints=["Run the simulation the question describes; its result says which share of the requests "
+           "found their train full.",
            "Pass exactly the given period, rate, capacity, number of requests and seed."],
 ))
 
@@ -164,4 +166,44 @@ register(Problem(
     slips=[Slip(lambda: float(SAID["quality_multiple"]),
                 "That is the lecture's rounded '4×'; compute it from 1.3B and 370M.")],
     hints=["Dense-equivalent parameters ÷ active parameters."],
+))
+
+
+#: givens that differ per student under `assign --roster` (see lecture_lib.practice.variants)
+VARIES = (
+    Vary("period_s", steps(0.015, 0.040, 0.001), "train period (problem 7), s"),
+    Vary("sim_arrival_rate", steps(2_600, 3_400, 50), "arrival rate (problem 8), requests/s"),
+    Vary("batch", steps(1_000, 4_000, 100), "batch of the deployment (problem 9), sequences"),
+)
+
+
+def _fast_toy():
+    g = GIVEN
+    return fastmode.FastModeToy.from_system(g.fast_hw, g.fast_model, 0, g.fast_weight_dtype)
+
+
+register(Problem(
+    id="02.expert_balance_batch", title="DeepSeek-V3's balance batch, per expert", unit="tokens", points=2,
+    rtol=0.01,
+    expected=lambda: moe.expert_balance_batch_from_ratio(GIVEN.ratio, _dsv3().experts_per_token, _dsv3().n_experts),
+    slips=[Slip(lambda: _dsv3_batch(_dsv3().total_params / _dsv3().active_params),
+                "That is the aggregate roofline (ratio × total / active), which lets every operation of the "
+                "step overlap. Here each expert's own matmul must be compute-bound: how many tokens does "
+                "one expert see?"),
+           Slip(lambda: GIVEN.ratio * _dsv3().experts_per_token / _dsv3().n_experts,
+                "You multiplied by k / n. Each expert sees B·k/n tokens; solve B·k/n = ratio for B.")],
+    hints=["A step of B tokens sends each routed expert B·k/n tokens on average.",
+           "One expert's matmul is compute-bound when it sees at least the hardware ratio (≈300) tokens."],
+))
+
+register(Problem(
+    id="02.fast_context", title="the context from which 2.5x becomes possible", unit="tokens", points=2,
+    rtol=0.01, expected=lambda: _fast_toy().context_for_speedup(GIVEN.fast_target),
+    slips=[Slip(lambda: _fast_toy().balance_context,
+                "That is the balance context itself, where the ceiling is infinite. The ceiling c/(c − k) "
+                "reaches 2.5 earlier."),
+           Slip(lambda: _fast_toy().context_for_speedup(GIVEN.fast_target, GIVEN.fast_multiple),
+                "That is where 6× the price buys 2.5×; the question asks where ANY price can buy it (the ceiling).")],
+    hints=["The ceiling is c/(c − k) with c = 2·N_active/F and k = L·b_kv/BW per sequence.",
+           "Set c/(c − k) = 2.5 and solve for L: k = 0.6·c, i.e. 60% of the balance context."],
 ))

@@ -25,7 +25,7 @@ from importlib import import_module
 from typing import Callable
 
 #: the card modules of the deck, in deck order (each imported when the deck is assembled)
-DECKS = ("cards_lecture", "cards_numeric", "cards_02")
+DECKS = ("cards_lecture", "cards_numeric", "cards_02", "cards_06", "cards_08")
 
 CHAPTERS = {1: "Batch size, cost and speed", 2: "MoE on GPU racks", 3: "Pipeline parallelism",
             4: "Pipelining is not wise", 5: "RL and over-training", 6: "Prices as evidence",
@@ -97,9 +97,10 @@ def parse_number(typed, unit: str = "") -> float | None:
 
 
 def as_html(text: str) -> str:
-    """Card text as HTML: <, >, & escaped, newlines as <br>, tabs as spaces."""
+    """Card text as HTML: <, >, & escaped, line breaks (\n, \r\n, a lone \r) as <br>, tabs as spaces."""
     text = html.escape(text, quote=False)
-    return text.replace("\r\n", "\n").replace("\t", "    ").replace("\n", "<br>")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\t", "    ").replace("\n", "<br>")
 
 
 def all_items() -> list:

@@ -37,8 +37,9 @@ def cards() -> list[Card]:
     out.append(_card("N1b.dsv3_balance_300", f"DeepSeek-V3's balance batch at the lecture's ratio of {L['ratio']}, "
                      f"using parameter counts (not the lecture's '{L['dsv3_active_experts']} of "
                      f"{L['dsv3_experts']}'), in sequences?",
-                     f"≈ {b:,.0f} = {L['ratio']} × {ratio_params:.1f} ({fmt(dsv3.total_params, 'params')} / "
-                     f"{fmt(dsv3.active_params, 'params')}). The lecture's {L['dsv3_balance_batch']:,} used "
+                     f"≈ {fmt(b)} = {L['ratio']} × {ratio_params:.1f} ({fmt(dsv3.total_params, 'params')} / "
+                     f"{fmt(dsv3.active_params, 'params')}) = {L['ratio']} / sparsity. The lecture's "
+                     f"{L['dsv3_balance_batch']:,} used "
                      f"{L['dsv3_active_experts']} active experts; the config routes {dsv3.experts_per_token} "
                      f"(+{dsv3.n_shared_experts} shared).", b, "sequences", 0.03, ("erratum",)))
 
@@ -52,7 +53,7 @@ def cards() -> list[Card]:
     wall = roofline.balance_context(rack, dsv3, "fp8", "bf16")
     out.append(_card("N1b.wall_dsv3", "DeepSeek-V3 on a GB200-NVL72 (fp8 weights, bf16 KV): past what context "
                      "does no batch balance compute and memory, in tokens?",
-                     f"≈ {wall:,.0f} tokens, where one sequence's KV read (L·b_kv/BW) equals its compute "
+                     f"≈ {fmt(wall)} tokens, where one sequence's KV read (L·b_kv/BW) equals its compute "
                      "(2·N_active/F).", wall, "tokens", 0.03))
 
     mean_s, worst_s = queueing.train_latency(L["step_s"])
@@ -73,16 +74,40 @@ def cards() -> list[Card]:
 
     one_in = traffic.tokens_per_second("google-2025-10") / L["deployment_tok_s"]
     out.append(_card("N1b.google_one_in", "128K tok/s against Google's 1.3 quadrillion tokens/month (Oct 2025): "
-                     "one in how many?", f"≈ 1 in {one_in:,.0f} (the lecture: '1/1000 of Gemini').",
+                     "one in how many?", f"≈ 1 in {fmt(one_in)} (the lecture: '1/1000 of Gemini'). Not like "
+                     "for like: Google counts input and output tokens, a deployment's figure is output only.",
                      one_in, "", 0.03, ("erratum",)))
 
     peak = balance.throughput_at_balance(rack, dsv3, "fp8")["tok_s"]
-    out.append(_card("N1b.rack_peak", "GB200-NVL72 serving DeepSeek-V3 (fp8) at its balance batch: tokens per "
-                     "second at peak FLOP/s? (e.g. 4.9e6)",
-                     f"≈ {peak:.3g} tok/s = F / (2·N_active), whatever the batch or total parameters.",
-                     peak, "tok/s", 0.03))
+    out.append(_card("N1b.rack_peak", "GB200-NVL72 serving DeepSeek-V3 (fp8) at its balance batch with no "
+                     "context: tokens per second at peak FLOP/s? (e.g. 4.9e6)",
+                     f"≈ {fmt(peak, 'tok/s')} = F / (2·N_active), whatever the batch or total parameters: a "
+                     "ceiling, since real sequences hold a KV cache.", peak, "tok/s", 0.03))
+
+    full = balance.throughput_at_max_batch(rack, dsv3, 3000, "fp8")
+    out.append(_card("N1b.rack_3k", "GB200-NVL72 serving DeepSeek-V3 (fp8 weights, bf16 KV) at 3K tokens of "
+                     "context with the largest batch that fits: tokens per second? (e.g. 2e6)",
+                     f"≈ {fmt(full['tok_s'], 'tok/s')}: {fmt(full['batch'])} sequences fill HBM, and the "
+                     f"memory-bound step reads it all once: {fmt(full['step_s'], 's')} = the drain time.",
+                     full["tok_s"], "tok/s", 0.03))
+
+    k_, n_ = dsv3.experts_per_token, dsv3.n_experts
+    b_exp = moe.expert_balance_batch_from_ratio(L["ratio"], k_, n_)
+    out.append(_card("N1b.expert_balance", f"DeepSeek-V3 routes each token to {k_} of {n_} experts. At the "
+                     f"lecture's ratio of {L['ratio']}, how many tokens per step make each routed expert's matmul "
+                     "compute-bound on its own (the per-expert balance batch)?",
+                     f"≈ {fmt(b_exp)} = {L['ratio']} × {n_}/{k_}: each expert must see ≈{L['ratio']} tokens. "
+                     f"The aggregate roofline's {fmt(b)} assumes all operations of the step overlap.",
+                     b_exp, "tokens", 0.02))
 
     toy = fastmode.FastModeToy.problem8()
+    x25 = toy.context_for_speedup(L["fast_speed"]) / toy.balance_context
+    out.append(_card("N1b.fast_context", f"Fast mode: from what fraction of the balance context (where KV per "
+                     f"sequence = compute per sequence) does a {L['fast_speed']}× speed-up become possible at "
+                     "any price, in %?",
+                     f"{100 * x25:.0f}%: the ceiling c/(c − k) = 1/(1 − L/L_wall) reaches {L['fast_speed']} at "
+                     f"L = (1 − 1/{L['fast_speed']})·L_wall. At context 0 the ceiling is 1.",
+                     100 * x25, "%", 0.02))
     s6 = toy.speedup_for_cost(L["fast_price"])
     out.append(_card("N1b.fast_6x", "Fast-mode toy (weights 3.9 ms, balance step 9.8 ms): the speed-up for 6× the "
                      "price per token?", f"≈ {s6:.2f}× (ceiling {toy.max_speedup:.2f}×: the weight read is a floor).",

@@ -38,13 +38,16 @@ LECTURE_CARDS = [
          f"{roofline.lecture_ratio('A100-80GB', 'bf16'):.0f}).", "01"),
     Card("L1.08", 1, "Ignoring the KV cache, derive the smallest batch that keeps the chip compute-bound.",
          "Equate B · N_active / FLOPs with N_total / bandwidth:\n"
-         "B = (FLOPs / bandwidth) × (N_total / N_active) ≈ 300 / sparsity.\n"
+         "B = (FLOPs / bandwidth) × (N_total / N_active) ≈ 300 / sparsity, with sparsity = "
+         "N_active / N_total (DeepSeek-V3: about 0.055, so B ≈ 5,400).\n"
          "The weight read is fixed per step, compute grows with B, so B must be large enough to "
          "hide the read.", "02"),
     Card("L1.09", 1, "Batches leave like trains every ~20 ms. Why that period, and what goes wrong with a shorter or longer one?",
          "~20 ms is about the time to read all of HBM once (capacity / bandwidth). Shorter: "
-         "impossible, the weights cannot be read faster. Longer: you would re-read the same bytes or "
-         "leave the compute idle.", "02"),
+         "impossible, the weights cannot be read faster. Longer: once every byte in HBM has been read "
+         "there is nothing new to read, so the bandwidth would sit idle (or re-read the same bytes). "
+         "A full HBM read once per step is exactly the memory-bound step at the largest batch that fits.",
+         "02"),
     # chapter 2 (1)
     Card("L2.01", 2, "Why does one rack make a natural home for an MoE layer?",
          "Routing tokens to experts is all-to-all traffic. Inside a rack, the scale-up network links "

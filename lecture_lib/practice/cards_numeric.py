@@ -32,8 +32,9 @@ def cards() -> list[Card]:
     bb = roofline.balance_batch(rack, dsv3, weight_dtype="fp8")
     out.append(Card("N1.balance_dsv3", 1,
                     "Balance batch of DeepSeek-V3 (fp8 weights, KV ignored) on a GB200-NVL72, in sequences?",
-                    f"≈ {bb:,.0f} sequences = hardware ratio × total/active parameters "
-                    f"({fmt(dsv3.total_params, 'params')} / {fmt(dsv3.active_params, 'params')}).",
+                    f"≈ {fmt(bb)} sequences = hardware ratio × total/active parameters "
+                    f"({fmt(dsv3.total_params, 'params')} / {fmt(dsv3.active_params, 'params')}), i.e. "
+                    f"ratio / sparsity with sparsity = active / total = {dsv3.sparsity:.3f}.",
                     "02", value=bb, unit="sequences", rtol=0.05, origin="numeric"))
     l70, hgx = models.get("Llama-3-70B"), hardware.get("HGX-H100")
     floor = roofline.step_time(hgx, l70, batch=1, context=0, weight_dtype="bf16").weights

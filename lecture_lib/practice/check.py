@@ -26,6 +26,14 @@ RESULTS_ENV = "LECTURE_LIB_RESULTS"
 class AnswerError(AssertionError):
     """A check did not pass (the message says why, without the expected value)."""
 
+    def _render_traceback_(self):
+        """What IPython/JupyterLab shows instead of a traceback: the message alone, in one box.
+
+        The cell still fails (nbval, nbclient and the grader see the exception as usual); only the
+        dozen lines of traceback through check.py, which say nothing to a learner, are left out.
+        """
+        return str(self).splitlines() or [type(self).__name__]
+
 
 class NotAnsweredError(AnswerError):
     """The answer is still the `...` placeholder."""
@@ -46,6 +54,53 @@ class Result:
 
 RESULTS: list[Result] = []
 _attempts: dict[str, int] = {}
+
+# --- hints: one more per wrong try, and every one seen so far in each message ---------------------
+#: in a learner workspace (the kernel's folder is named my_work, see workspace.py) the tries are
+#: kept in this file, so a rerun, a restarted kernel or `pytest --nbval-lax my_work/...` shows the
+#: hints the same number of tries earned interactively. Elsewhere (tests, the grader) they are counted
+#: in this process only.
+TRIES_FILE = ".check_tries.json"
+
+
+def hints_text(problem: Problem, tries: int) -> str:
+    """The hints earned by `tries` wrong tries, all in one message ('' for no tries or no hints)."""
+    shown = problem.hints[:max(0, min(tries, len(problem.hints)))]
+    if len(shown) <= 1:
+        return f"Hint: {shown[0]}" if shown else ""
+    return "Hints: " + " ".join(f"({i}) {h}" for i, h in enumerate(shown, 1))
+
+
+def _tries_path():
+    from pathlib import Path
+    from .workspace import WORKSPACE_DIR
+    try:
+        here = Path.cwd()
+    except OSError:          # the folder was deleted under the kernel
+        return None
+    return here / TRIES_FILE if here.name == WORKSPACE_DIR else None
+
+
+def _count_try(pid: str) -> int:
+    """One more wrong try of problem `pid`; returns the count (kept on disk in a workspace)."""
+    path = _tries_path()
+    saved = {}
+    if path is not None:
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+            saved = saved if isinstance(saved, dict) else {}
+        except (OSError, ValueError):
+            saved = {}
+    old = saved.get(pid, 0)
+    n = _attempts[pid] = max(_attempts.get(pid, 0), old if isinstance(old, int) else 0) + 1
+    if path is not None:
+        try:   # best effort: a read-only workspace only loses the count, never the check
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({**saved, pid: n}, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return n
 
 
 def _record(result: Result) -> None:
@@ -89,9 +144,19 @@ def _prefix_message(factor_exp: int, unit: str) -> str:
             f"{' and the unit asked for (' + unit + ')' if unit else ''}.")
 
 
-def _generic_slips(unit: str):
-    """(factor, message) pairs: answer == factor × expected."""
+#: units of pure numbers (ratios, counts of "times"): no bits or bytes in them to mix up
+_UNITLESS = ("", "×", "x", "%", "ratio")
+
+
+def _generic_slips(unit: str | None):
+    """(factor, message) pairs: answer == factor × expected.
+
+    unit None: not known (a symbolic answer): every slip applies. A unitless ratio (see _UNITLESS)
+    gets no bits-vs-bytes message: a factor 8 there says nothing about bits.
+    """
     out = []
+    bytes_can_slip = unit is None or unit.strip() not in _UNITLESS
+    unit = unit or ""
     for e in (3, 6, 9, 12):
         out.append((10.0 ** e, _prefix_message(e, unit)))
         out.append((10.0 ** -e, _prefix_message(-e, unit)))
@@ -100,9 +165,10 @@ def _generic_slips(unit: str):
               "multiply-add)? Or 2 bytes per value where the question uses 1 (bf16 vs fp8)?"),
         (0.5, "Your answer is 2× too small: FLOPs vs multiply-adds (this course counts 2 FLOPs per "
               "multiply-add)? Or 1 byte per value where the question uses 2 (fp8 vs bf16)?"),
-        (8.0, "Your answer is 8× too large: bits vs bytes? (1 byte = 8 bits)"),
-        (1 / 8, "Your answer is 8× too small: bits vs bytes? (1 byte = 8 bits)"),
     ]
+    if bytes_can_slip:
+        out += [(8.0, "Your answer is 8× too large: bits vs bytes? (1 byte = 8 bits)"),
+                (1 / 8, "Your answer is 8× too small: bits vs bytes? (1 byte = 8 bits)")]
     for k in (1, 2, 3, 4):
         names = {1: "KiB vs kB", 2: "MiB vs MB", 3: "GiB vs GB", 4: "TiB vs TB"}[k]
         msg = (f"Close, but off by a factor 1.024^{k}: {names}? This course uses decimal units "
@@ -118,9 +184,28 @@ def _close(a: float, b: float, rtol: float) -> bool:
 
 
 # --- turning an answer into a number / expression / letter ----------------------------------------
+_TYPE_NAMES = {"NoneType": "None", "int": "an int (a whole number)", "float": "a float",
+               "str": "a string", "bool": "a boolean", "list": "a list", "tuple": "a tuple",
+               "set": "a set", "dict": "a dict", "ndarray": "a NumPy ndarray", "complex": "a complex number"}
+
+
 def _describe(answer) -> str:
+    """'an int (a whole number)', 'a dict', 'None', 'an Equality': a type name with the right article."""
     name = type(answer).__name__
-    return f"a {name}"
+    if name in _TYPE_NAMES:
+        return _TYPE_NAMES[name]
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _count(n, what: str) -> str:
+    """'1 value', '3 values'; n may be the word 'several'."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _too_large(unit: str) -> WrongAnswerError:
+    return WrongAnswerError("Your answer is too large to be a float (beyond about 1.8 × 10^308): "
+                            f"an exponent typed wrong (10**400 for 1e40?) or a runaway power? Give a "
+                            f"number{unit}.")
 
 
 def _as_number(answer, problem: Problem) -> float:
@@ -137,7 +222,8 @@ def _as_number(answer, problem: Problem) -> float:
     if isinstance(answer, (list, tuple, set, dict)) or (hasattr(answer, "shape") and
                                                         getattr(answer, "shape", ()) != ()):
         n = len(answer) if hasattr(answer, "__len__") else "several"
-        raise WrongAnswerError(f"Your answer is {_describe(answer)} with {n} values; give one "
+        what = _count(n, "entry" if isinstance(answer, dict) else "value").replace("entrys", "entries")
+        raise WrongAnswerError(f"Your answer is {_describe(answer)} with {what}; give one "
                                f"number{unit} (e.g. pick the element you mean, or use float(...)).")
     if isinstance(answer, complex):
         raise WrongAnswerError(f"Your answer is a complex number; give a real number{unit}.")
@@ -148,7 +234,14 @@ def _as_number(answer, problem: Problem) -> float:
                 raise WrongAnswerError("Your answer is a symbolic expression with free symbols; this "
                                        f"problem asks for a number{unit}. Substitute the values "
                                        "(.subs(...)) and use float(...).")
+            if answer.has(sympy.nan):
+                raise WrongAnswerError("Your answer is NaN (not a number): something upstream "
+                                       "divided 0 by 0 or used a missing value.")
+            if answer.is_infinite or answer.has(sympy.zoo):
+                raise WrongAnswerError("Your answer is infinite: a division by zero somewhere?")
             answer = complex(answer)
+            if math.isinf(answer.real) and answer.imag == 0:
+                raise _too_large(unit)
             if answer.imag != 0:
                 raise WrongAnswerError(f"Your answer is a complex number; give a real number{unit}.")
             answer = answer.real
@@ -157,9 +250,14 @@ def _as_number(answer, problem: Problem) -> float:
     if not isinstance(answer, numbers.Real):
         try:
             answer = float(answer)   # numpy scalars, 0-d arrays, Decimal, Fraction
+        except OverflowError:
+            raise _too_large(unit) from None
         except (TypeError, ValueError):
             raise WrongAnswerError(f"Your answer is {_describe(answer)}; give a number{unit}.") from None
-    x = float(answer)
+    try:
+        x = float(answer)
+    except OverflowError:    # an int such as 10**400
+        raise _too_large(unit) from None
     if math.isnan(x):
         raise WrongAnswerError("Your answer is NaN (not a number): something upstream divided 0 by 0 "
                                "or used a missing value.")
@@ -196,7 +294,7 @@ def _to_expr(answer, problem: Problem):
     if answer is None:
         raise WrongAnswerError("Your answer is None; give a SymPy expression.")
     if isinstance(answer, (list, tuple, set)):
-        raise WrongAnswerError(f"Your answer is {_describe(answer)} of {len(answer)} items; "
+        raise WrongAnswerError(f"Your answer is {_describe(answer)} of {_count(len(answer), 'item')}; "
                                "sympy.solve returns a list: take the solution you mean, e.g. "
                                "solve(eq, B)[0].")
     if isinstance(answer, dict):
@@ -227,7 +325,7 @@ def _check_symbolic(problem: Problem, answer):
     ratio = sympy.simplify(a / e) if e != 0 else None
     if ratio is not None and ratio.is_number and ratio.is_real:
         r = float(ratio)
-        for factor, msg in _generic_slips(""):
+        for factor, msg in _generic_slips(None):
             if _close(r, factor, 1e-9):
                 return False, msg
     extra = sorted(s.name for s in a.free_symbols - e.free_symbols)
@@ -251,6 +349,25 @@ def _check_choice(problem: Problem, answer):
 
 
 _CHECKERS = {"numeric": _check_numeric, "symbolic": _check_symbolic, "choice": _check_choice}
+
+
+def verdict(problem: Problem, answer, tries: int = 1) -> tuple[str, str]:
+    """(status, message) for `answer`, judged as check() judges it, but pure: nothing is recorded,
+    printed, counted or raised. The grader's own re-check (status: correct / wrong / unanswered /
+    error); `tries` = wrong tries seen, for the hints shown."""
+    pid = problem.id
+    if answer is Ellipsis:
+        return "unanswered", f"{pid}: not answered yet: the answer is still `...`."
+    try:
+        ok, why = _CHECKERS[problem.kind](problem, answer)
+    except AnswerError as exc:
+        return "wrong", f"✗ {pid}: {exc}"
+    except Exception as exc:
+        return "error", f"{pid}: could not check this answer ({type(exc).__name__})."
+    if ok:
+        return "correct", f"✓ {pid}: correct."
+    hint = hints_text(problem, tries) if problem.hints else ""
+    return "wrong", f"✗ {pid}: {why}" + (f" {hint}" if hint else "")
 
 
 def check(problem_id: str, answer) -> None:
@@ -286,9 +403,8 @@ def check(problem_id: str, answer) -> None:
         _record(Result(pid, "correct", maxp, maxp, msg))
         print(msg)
         return None
-    n = _attempts[pid] = _attempts.get(pid, 0) + (0 if malformed else 1)
     if problem.hints and not malformed:
-        why += f" Hint: {problem.hints[min(n, len(problem.hints)) - 1]}"
+        why += " " + hints_text(problem, _count_try(pid))
     msg = f"✗ {pid}: {why}"
     _record(Result(pid, "wrong", 0, maxp, msg))
     raise WrongAnswerError(msg)

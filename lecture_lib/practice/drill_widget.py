@@ -30,7 +30,10 @@ class FlashcardWidget:
         self.chapter = W.Dropdown(options=opts, value=chapter or 0, description="Chapter")
         self.status = W.HTML()
         self.front = W.HTML()
-        self.answer = W.Text(placeholder="your answer (a number)", layout=W.Layout(width="240px"))
+        # continuous_update=False: the value reaches the kernel on Enter (or on leaving the field),
+        # not on every key, so Enter submits the typed number (ipywidgets 8's replacement for on_submit)
+        self.answer = W.Text(placeholder="your answer (a number), then Enter", continuous_update=False,
+                             layout=W.Layout(width="240px"))
         self.check_button = W.Button(description="Check", button_style="primary")
         self.reveal_button = W.Button(description="Reveal")
         self.back = W.HTML()
@@ -41,6 +44,7 @@ class FlashcardWidget:
         self.widget = W.VBox([self.chapter, self.status, self.front, self.answer_row,
                               self.reveal_button, self.back, self.grade_row, self.next_button])
         self.check_button.on_click(lambda _: self._check())
+        self.answer.observe(self._submitted, names="value")
         self.reveal_button.on_click(lambda _: self._reveal())
         self.next_button.on_click(lambda _: self._show_next())
         for g, b in self.grade_buttons.items():
@@ -75,6 +79,11 @@ class FlashcardWidget:
         self.front.value = f"<b>{as_html(card.front)}</b>{unit}"
         self.answer_row.layout.display = "flex" if card.numeric else "none"
         self.reveal_button.layout.display = "none" if card.numeric else "inline-flex"
+
+    def _submitted(self, change):
+        """Enter in the answer box: check a typed answer (the reset to "" between cards is not one)."""
+        if str(change["new"]).strip():
+            self._check()
 
     def _check(self):
         card = self.session.current

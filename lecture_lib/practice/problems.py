@@ -24,7 +24,7 @@ from typing import Any, Callable
 from .._registry import lookup
 
 #: the problem banks, one module per notebook, imported by load_banks()
-BANKS = ("bank_01", "bank_02")
+BANKS = ("bank_01", "bank_02", "bank_06", "bank_08")
 
 KINDS = ("numeric", "symbolic", "choice")
 
@@ -39,6 +39,33 @@ class Slip:
     """
     wrong: Callable[[], Any]
     message: str
+
+
+@dataclass(frozen=True)
+class Vary:
+    """A given of a bank that may differ per student (see `lecture_lib.practice.variants`).
+
+    name:   the attribute of the bank's GIVEN namespace ("batch").
+    values: the values it may take, each equally likely (use `steps(lo, hi, step)` for a range);
+            the bank's default value need not be among them.
+    label:  what it is, with its unit, for the worksheet's "your numbers" cell.
+    A bank lists its Vary()s in VARIES; every expected value keeps reading GIVEN, so a variant
+    changes the numbers and never the formulas.
+    """
+    name: str
+    values: tuple
+    label: str
+
+    def __post_init__(self):
+        if not self.values:
+            raise ValueError(f"Vary({self.name!r}): values must not be empty")
+
+
+def steps(lo, hi, step) -> tuple:
+    """lo, lo + step, ..., hi (inclusive), without floating-point drift."""
+    n = int(round((hi - lo) / step))
+    return tuple(type(lo)(round(lo + i * step, 12)) if isinstance(lo, float) else lo + i * step
+                 for i in range(n + 1))
 
 
 @dataclass

@@ -12,11 +12,15 @@ Progress is one JSON file, `flashcards.json` in the user's data folder: LECTURE_
 else ~/Library/Application Support/lecture_lib (macOS), %APPDATA%/lecture_lib (Windows), or
 $XDG_DATA_HOME/lecture_lib (default ~/.local/share/lecture_lib). It is written atomically (a
 temporary file, then os.replace); a corrupt file is renamed to flashcards.json.corrupt-<time>, a
-message says so, and practice starts afresh.
+message says so, and practice starts afresh. A card whose entry is damaged (a due date that is not a
+finite number, a box outside 1-5) is due at once, in box 1. When the progress cannot be read or saved
+(a read-only folder, a directory named flashcards.json, a file that cannot be set aside) one line says
+so and practice goes on without saving.
 """
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import sys
@@ -51,36 +55,79 @@ class Progress:
     def __init__(self, path: Path | str | None = None, log=None):
         self.path = Path(path) if path else data_dir() / "flashcards.json"
         self.log = log if log is not None else sys.stderr
-        self.message = ""          # set when a corrupt file was set aside
+        self.message = ""          # set when a corrupt file was set aside, or saving is off
+        self.saving = True         # False once the file cannot be read, set aside or written
         self.cards: dict[str, dict] = {}
         self.load()
 
-    def load(self) -> None:
-        if not self.path.exists():
-            self.cards = {}
-            return
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            cards = data["cards"]
-            if not isinstance(cards, dict) or not all(
-                    isinstance(v, dict) and isinstance(v.get("box"), int) and
-                    isinstance(v.get("due"), (int, float)) for v in cards.values()):
-                raise ValueError("bad card entries")
-            self.cards = cards
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-            n = 1
-            while aside.exists():
-                n += 1
-                aside = aside.with_name(f"{aside.name.split('~')[0]}~{n}")
-            os.replace(self.path, aside)
-            self.message = (f"Your flashcard progress file could not be read ({type(exc).__name__}); "
-                            f"it was moved to {aside} and practice starts afresh.")
-            print(self.message, file=self.log)
-            self.cards = {}
+    def _say(self, message: str) -> None:
+        """Report a problem once, on one line; the interfaces show self.message too."""
+        self.message = message
+        print(message, file=self.log)
 
-    def save(self) -> None:
-        """Write atomically: a temporary file in the same folder, then os.replace."""
+    def _stop_saving(self, lead: str, exc: BaseException) -> None:
+        self.saving = False
+        self._say(f"{lead} ({type(exc).__name__}: {getattr(exc, 'strerror', None) or exc}); "
+                  "practice goes on without saving.")
+
+    def load(self) -> None:
+        try:
+            if not self.path.exists():
+                self.cards = {}
+                return
+            text = self.path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            return self._set_aside(exc)
+        except OSError as exc:           # a directory of that name, no permission to read
+            self.cards = {}
+            return self._stop_saving(f"Flashcard progress cannot be read from {self.path}", exc)
+        try:
+            data = json.loads(text)
+            cards = data["cards"]
+            if not isinstance(cards, dict) or not all(isinstance(v, dict) for v in cards.values()):
+                raise ValueError("bad card entries")
+        except (ValueError, KeyError, TypeError) as exc:
+            return self._set_aside(exc)
+        self.cards, repaired = {}, 0
+        for card_id, entry in cards.items():
+            fixed = _repaired(entry)
+            repaired += fixed is not entry
+            self.cards[card_id] = fixed
+        if repaired:
+            self._say(f"{repaired} flashcard(s) in {self.path} had a damaged entry (due date or box); "
+                      "they are due now, in box 1.")
+
+    def _set_aside(self, exc: BaseException) -> None:
+        """Rename a corrupt file to flashcards.json.corrupt-<time> and start afresh."""
+        self.cards = {}
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = aside.with_name(f"{aside.name.split('~')[0]}~{n}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc2:          # read-only folder: keep the file, never overwrite it
+            return self._stop_saving(f"Flashcard progress file {self.path} could not be read "
+                                     f"({type(exc).__name__}) nor set aside", exc2)
+        self._say(f"Your flashcard progress file could not be read ({type(exc).__name__}); "
+                  f"it was moved to {aside} and practice starts afresh.")
+
+    def save(self) -> bool:
+        """Write atomically (a temporary file in the same folder, then os.replace); False if not saved.
+
+        When the folder cannot be written, one line says so and later saves are skipped.
+        """
+        if not self.saving:
+            return False
+        try:
+            self._write()
+        except OSError as exc:
+            self._stop_saving(f"Flashcard progress cannot be saved to {self.path}", exc)
+            return False
+        return True
+
+    def _write(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"version": 1, "scheduler": "leitner-5", "cards": self.cards},
                           indent=1, sort_keys=True)
@@ -101,14 +148,15 @@ class Progress:
 
     def is_due(self, card_id: str, now: float | None = None) -> bool:
         entry = self.cards.get(card_id)
-        return entry is None or entry["due"] <= (time.time() if now is None else now)
+        # `not due > now`: a due date that is not a number (NaN) makes the card due, never retired
+        return entry is None or not (entry["due"] > (time.time() if now is None else now))
 
     def record(self, card_id: str, grade: str, now: float | None = None, save: bool = True) -> dict:
         """Apply a grade ("again", "hard", "good", "easy") and save."""
         if grade not in GRADES:
             raise ValueError(f"grade must be one of {GRADES}, got {grade!r}")
         now = time.time() if now is None else now
-        e = dict(self.cards.get(card_id, {"box": 1, "reviews": 0, "lapses": 0}))
+        e = _repaired(dict(self.cards.get(card_id, {"box": 1, "due": now, "reviews": 0, "lapses": 0})))
         box = e["box"]
         box = {"again": 1, "hard": box, "good": box + 1, "easy": box + 2}[grade]
         e["box"] = max(1, min(N_BOXES, box))
@@ -119,6 +167,16 @@ class Progress:
         if save:
             self.save()
         return e
+
+
+def _repaired(entry: dict) -> dict:
+    """The entry itself when its box (1-5) and due date (a finite number) are sound; else a copy due
+    at once (due 0) in box 1, keeping the review counts."""
+    box, due = entry.get("box"), entry.get("due")
+    if (isinstance(box, int) and not isinstance(box, bool) and 1 <= box <= N_BOXES and
+            isinstance(due, (int, float)) and not isinstance(due, bool) and math.isfinite(due)):
+        return entry
+    return {**entry, "box": 1, "due": 0.0}
 
 
 def _chapter_ok(item, chapter) -> bool:

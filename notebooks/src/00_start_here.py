@@ -29,7 +29,9 @@
 #    question, the derivation, the picture, a **Takeaway:** line, and then an `assert` that checks the claim
 #    against the library. If the data ever drifts, that check fails: the notebooks are tests.
 # 3. **Move the sliders** in the live explorers. They redraw in well under a tenth of a second.
-# 4. **Practise**: the graded problems in `exercises/` (your answers are checked by `check(...)`), and the
+# 4. **Practise**: the graded worksheets, in **your own copies in `my_work/`** (made by `make lab` or
+#    `python -m lecture_lib workspace`; git-ignored and never overwritten, so nothing you type changes the
+#    course). Open [../my_work/](../my_work/), not `exercises/`; `check(...)` checks each answer. Then the
 #    flashcard drill in `notebooks/flashcards.ipynb` for the numbers worth knowing by heart.
 #
 # Every number comes from the small library `lecture_lib` (`hardware`, `models`, `prices`, `roofline`, ...).

@@ -21,17 +21,31 @@
 # reads off them, the ones people quote, into things you can derive, move and check:
 #
 # 1. **The balance batch**: the batch where reading the weights takes as long as the matmuls,
-#    ≈ 300 × sparsity, and what the KV cache does to it.
+#    ≈ 300 / sparsity = 300 × N_total / N_active, two readings of it for DeepSeek-V3, and what the
+#    KV cache does to it.
 # 2. **The train that leaves every 20 ms**: why a request waits 30 ms on average and 40 ms at worst.
 # 3. **Drain time**: why 20 ms, from HBM capacity ÷ bandwidth.
-# 4. **Throughput**: one rack against Google's monthly token count.
-# 5. **Fast mode and slow mode**: 6× the price for 2.5× the speed, and why slow mode buys little.
+# 4. **Throughput**: one rack at a realistic context against Google's monthly token count, and the
+#    20 ms train emerging from the largest batch that fits.
+# 5. **Fast mode, derived**: what a smaller batch can buy at a given context, why 6× the price buys
+#    at most a ceiling, and the context from which 2.5× becomes possible. Slow mode buys little.
 # 6. **Sparsity vs quality**, and what sparsity costs instead (memory).
 # 7. **Sparse attention**: what a square root does to the context slope.
 #
 # Every number below is computed by `lecture_lib`; where the lecture said something different, the two
 # stand side by side with the reason. Each claim is followed by an `assert`, so running the notebook
 # checks it.
+#
+# **One word, one meaning.** In this course **sparsity = $N_\text{active}/N_\text{total}$**, a fraction
+# (`Model.sparsity`; DeepSeek-V3 ≈ 0.055), so the balance batch is $300/\text{sparsity} = 300 \times
+# N_\text{total}/N_\text{active}$. When the lecture says "sparsity 8" it means $N_\text{total}/N_\text{active}$,
+# the reciprocal.
+#
+# **The course's weight read.** `roofline.step_time` reads, by default, the weights a step's tokens
+# actually touch: for an MoE, the always-on weights plus the experts its tokens route to (about
+# $N_\text{active}$ at batch 1, all of $N_\text{total}$ once $B\cdot k \gg n$). The lecture reads every
+# weight at every batch (`experts="all"`). Near and above the balance batch the two agree; where a
+# number below differs from the lecture for that reason, it says so.
 
 # %%
 import numpy as np
@@ -94,13 +108,37 @@ h100, dsv3 = hardware.get("H100-SXM"), models.get("DeepSeek-V3")
 lecture_route = roofline.lecture_ratio(h100, "bf16") * dsv3.total_params / dsv3.active_params
 course_route = roofline.balance_batch(h100, dsv3, weight_dtype="bf16")
 say(f"Lecture route: {roofline.lecture_ratio(h100, 'bf16'):.0f} × {dsv3.total_params / dsv3.active_params:.1f} "
-     f"= **{lecture_route:,.0f}**; course route: **{course_route:,.0f}** sequences.")
-assert np.isclose(lecture_route, course_route, rtol=1e-12)
+     f"= **{lecture_route:,.0f}**; course route: **{course_route:,.0f}** sequences. (A ratio only: DeepSeek-V3's "
+     f"{fmt(dsv3.weight_bytes('bf16'), 'B')} of bf16 weights do not fit in one H100's {fmt(h100.hbm_capacity, 'B')}; "
+     f"the rack below holds them.)")
+assert np.isclose(lecture_route, course_route, rtol=1e-9)
+assert not roofline.step_time(h100, dsv3, 1, weight_dtype="bf16").fits
 
 # %% [markdown]
-# **Takeaway:** $B^* = \underbrace{\tfrac{F}{\mathrm{BW}}\cdot\tfrac{b_w}{2}}_{\text{chip: ≈300}}
-# \times \underbrace{\tfrac{N_\text{total}}{N_\text{active}}}_{\text{model: 1/sparsity}}$.
-# Model *size* cancels: only sparsity matters.
+# The default model (touched experts) gives the same balance batch as the lecture's all-weights reading,
+# because a batch of thousands of tokens touches every expert; the two part only at small batch:
+
+# %%
+nvl72 = hardware.get("GB200-NVL72")
+b_touched = roofline.balance_batch(nvl72, dsv3, weight_dtype="fp8")
+b_all = roofline.balance_batch(nvl72, dsv3, weight_dtype="fp8", experts="all")
+one = roofline.step_time(nvl72, dsv3, 1, weight_dtype="fp8")
+floor_touched = one.weights
+floor_all = roofline.step_time(nvl72, dsv3, 1, weight_dtype="fp8", experts="all").weights
+say(f"GB200-NVL72, fp8 weights: balance batch with touched experts **{b_touched:,.0f}**, with all weights (the "
+    f"lecture) **{b_all:,.0f}**. At batch 1 the touched read takes **{fmt(floor_touched, 's')}**, the all-weights "
+    f"read {fmt(floor_all, 's')}: {floor_all / floor_touched:.0f}× apart, about N_total / N_active.")
+assert one.fits and np.isclose(b_touched, b_all, rtol=1e-9)
+assert 0.9 < floor_all / floor_touched / (dsv3.total_params / dsv3.active_params) < 1.1
+
+# %%
+say(r"**Takeaway:** $B^* = \underbrace{\tfrac{F}{\mathrm{BW}}\cdot\tfrac{b_w}{2}}_{\text{chip: ≈300}}"
+    r"\times \underbrace{\tfrac{N_\text{total}}{N_\text{active}}}_{\text{model: 1/sparsity}}$. "
+    f"Sparsity = N_active / N_total: {dsv3.sparsity:.3f} for DeepSeek-V3, so 1/sparsity = "
+    f"{1 / dsv3.sparsity:.1f}. Model *size* cancels: only sparsity matters.", math=True)
+assert 0.05 < dsv3.sparsity < 0.06
+
+# %% [markdown]
 #
 # ### 1.1 Is the chip's half really ≈300, and stable since A100?
 #
@@ -122,8 +160,8 @@ plots.ratio_by_generation(rows)
 ratio = {(r["chip"], r["dtype"]): r["lecture_ratio"] for r in rows}
 say(f"A100 (bf16): **{ratio['A100-80GB', 'bf16']:.0f}**; H100: **{ratio['H100-SXM', 'bf16']:.0f}**; "
      f"B200: **{ratio['B200', 'fp4']:.0f}**; GB200: **{ratio['GB200', 'fp4']:.0f}**; "
-     f"GB300 (fp4): **{ratio['GB300', 'fp4']:.0f}**; Rubin (fp4, announced): **{ratio['Rubin', 'fp4']:.0f}**. "
-     f"The lecture: ≈{L['ratio']}.")
+     f"GB300 (fp4): **{ratio['GB300', 'fp4']:.0f}**; Rubin (fp4, announced, rate uncertain): "
+     f"**{ratio['Rubin', 'fp4']:.0f}**. The lecture: ≈{L['ratio']}.")
 assert 140 < ratio["A100-80GB", "bf16"] < 160                      # about half of 300 (erratum 4)
 for chip, dtype in [("H100-SXM", "bf16"), ("B200", "fp4"), ("GB200", "fp4")]:
     assert abs(ratio[chip, dtype] / L["ratio"] - 1) < 0.07           # the ≈300 holds from Hopper on
@@ -133,22 +171,28 @@ assert ratio["GB300", "fp4"] > 1.4 * L["ratio"] and ratio["Rubin", "fp4"] > 1.8 
 # %% [markdown]
 # Notice that the lecture ratio does not depend on the number format as long as FLOP/s doubles each
 # time the bytes per weight halve (H100 in bf16 and in fp8 give the same number). Blackwell Ultra (GB300)
-# and Rubin break that rule: their FP4 rate is *more* than twice their FP8 rate, so the ratio climbs.
+# breaks that rule: its FP4 rate is *more* than twice its FP8 rate, so the ratio climbs. Rubin's point
+# is not evidence of a trend: its only published rate is an FP4 "inference" figure, and whether that is
+# dense or counts structured sparsity (which would halve it) is not stated (hardware registry,
+# quality flag U).
 
 # %%
 hopper_on = [ratio["H100-SXM", "bf16"], ratio["B200", "fp4"], ratio["GB200", "fp4"]]
 spread = max(abs(r / L["ratio"] - 1) for r in hopper_on)
 say(f"**Takeaway:** \"≈{L['ratio']}\" is right for H100, B200 and GB200 (within {100 * spread:.0f}%). It is not "
      f"\"stable since A100\": the A100 is about {ratio['A100-80GB', 'bf16']:.0f}, the H200 (extra bandwidth) about "
-     f"{ratio['H200', 'bf16']:.0f}, and the newest FP4 chips are heading to {ratio['GB300', 'fp4']:.0f}–"
-     f"{ratio['Rubin', 'fp4']:.0f}, so the batch needed to balance keeps growing (syllabus §6, erratum 4).")
+     f"{ratio['H200', 'bf16']:.0f}, and GB300 in FP4 reaches {ratio['GB300', 'fp4']:.0f}, so on that chip the batch "
+     f"needed to balance grows (syllabus §6, erratum 4). Rubin's {ratio['Rubin', 'fp4']:.0f} rests on an announced "
+     f"FP4 figure that may not be dense; half of it ({ratio['Rubin', 'fp4'] / 2:.0f}) is as likely for now.")
 assert spread < 0.07 and ratio["H200", "bf16"] < 0.75 * L["ratio"]
+assert hardware.get("Rubin").status == "announced" and hardware.get("Rubin").source_for("flops").quality == "U"
 
 # %% [markdown]
 # ### 1.2 DeepSeek-V3 three ways (spot the slip)
 #
 # The lecture's example: "32 of 256 experts active, so sparsity 8, so $B \approx 300 \times 8 = 2{,}400$."
-# Here is what DeepSeek-V3's config says, and three readings of $N_\text{total}/N_\text{active}$:
+# (The lecture's "sparsity 8" is $N_\text{total}/N_\text{active}$, our 1/sparsity.) Here is what
+# DeepSeek-V3's config says, and three readings of $N_\text{total}/N_\text{active}$:
 
 # %%
 say(f"DeepSeek-V3 routes each token to **{dsv3.experts_per_token}** of its {dsv3.n_experts} routed experts "
@@ -193,11 +237,11 @@ assert 15e9 < shared < 18e9 and b_700 / b_671 - 1 < 0.05
 show(moe.experts_touched_expr, lhs=r"\text{touched}")
 b99 = moe.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
 b_star = balance.balance_batch_from_ratio(L["ratio"], readings["parameters"])
+untouched = moe.experts_untouched_fraction(b_star, dsv3.experts_per_token, dsv3.n_experts)
 say(f"DeepSeek-V3 ({dsv3.experts_per_token} of {dsv3.n_experts}): a batch of **{b99:.0f}** tokens already "
-     f"touches 99% of the experts; at B* ≈ {b_star:,.0f} the untouched fraction is "
-     f"{1 - moe.experts_touched_fraction(b_star, dsv3.experts_per_token, dsv3.n_experts):.0e} "
-     f"(zero to double precision).")
-assert b99 < 0.05 * b_star
+     f"touches 99% of the experts; at B* ≈ {b_star:,.0f} the expected untouched fraction is "
+     f"(1 − k/n)^B ≈ **{untouched:.0e}** (computed as a power: 1 − touched would round to 0).")
+assert b99 < 0.05 * b_star and 0 < untouched < 1e-60
 assert np.isclose(moe.experts_touched_fraction(b99, dsv3.experts_per_token, dsv3.n_experts), 0.99)
 
 # %%
@@ -217,13 +261,68 @@ assert np.isclose(read_1, dsv3.active_params) and np.isclose(read_b, dsv3.total_
 # lecture's view, which is the one that matters near the balance batch).
 
 # %%
-say(f"**Takeaway:** use total ÷ active *parameters* (≈{readings['parameters']:.0f} for DeepSeek-V3), not the "
-     f"expert count: B* ≈ {b_671:,.0f} at a ratio of {L['ratio']}, "
-     f"{b_671 / L['dsv3_balance_batch']:.1f}× the lecture's {L['dsv3_balance_batch']:,}.")
+say(f"**Takeaway:** for the aggregate roofline use total ÷ active *parameters* (1/sparsity ≈ "
+     f"{readings['parameters']:.0f} for DeepSeek-V3), not the expert count: B* ≈ {b_671:,.0f} at a ratio of "
+     f"{L['ratio']}, {b_671 / L['dsv3_balance_batch']:.1f}× the lecture's {L['dsv3_balance_batch']:,}. The "
+     f"expert ratio has a use of its own, though: the next section.")
 assert b_671 / L["dsv3_balance_batch"] > 2
 
 # %% [markdown]
-# ### 1.3 Add the KV cache: the balance batch grows, then disappears
+# ### 1.3 Two readings of DeepSeek's balance batch
+#
+# **Question.** The roofline above compares the *whole step's* compute with the *whole step's* weight
+# read. But a GPU runs one matmul at a time: each routed expert multiplies only the tokens routed to it
+# against its own weights. When is *that* matmul compute-bound?
+#
+# A step of $B$ tokens sends each expert $B k/n$ tokens on average. One expert holds $N_\text{routed}/n$
+# parameters; set its matmul time equal to its weight-read time and solve for $B$:
+
+# %%
+tok_e = nt.B * nt.k_act / nt.n_exp                                      # tokens one expert sees
+one_expert = nt.N_rt / nt.n_exp                                          # its parameters
+expert_compute = 2 * tok_e * one_expert / nt.F
+expert_read = one_expert * nt.b_w / nt.BW
+(B_expert,) = sp.solve(sp.Eq(expert_compute, expert_read), nt.B)
+show(sp.Eq(expert_compute, expert_read))
+show(B_expert, lhs=r"B^*_\text{expert}")
+r_of_F = sp.solve(sp.Eq(nt.r_hw, nt.F * nt.b_w / (2 * nt.BW)), nt.F)[0]   # the lecture's ratio r
+show(sp.simplify(B_expert.subs(nt.F, r_of_F)), lhs=r"B^*_\text{expert}")
+assert sp.simplify(B_expert - moe.expert_balance_batch_expr()) == 0
+assert sp.simplify(B_expert.subs(nt.F, r_of_F) - nt.r_hw * nt.n_exp / nt.k_act) == 0
+
+# %% [markdown]
+# The expert's size cancels: each expert must see about $r \approx 300$ tokens per step, so
+# $B^*_\text{expert} = r\cdot n/k$. That is the "expert ratio" reading of the table above, and it is how
+# deployments size their batches (in tokens per expert). Side by side, with the lecture's ratio and on a
+# GB200-NVL72 in fp8:
+
+# %%
+k_, n_ = dsv3.experts_per_token, dsv3.n_experts
+agg_300, exp_300 = b_671, moe.expert_balance_batch_from_ratio(L["ratio"], k_, n_)
+agg_rack = roofline.balance_batch(gb200, dsv3, "fp8")
+exp_rack = balance.expert_balance_batch(gb200, dsv3, "fp8")
+say("| reading | condition | what it assumes about overlap | B* at r = 300 | B* on GB200-NVL72, fp8 |\n"
+    "|---|---|---|---:|---:|\n"
+    f"| aggregate roofline | whole step: 2·B·N_active/F ≥ N_total·b_w/BW | every operation of the step overlaps "
+    f"with every other: the dense layers' spare compute hides the experts' reads | {agg_300:,.0f} | {agg_rack:,.0f} |\n"
+    f"| per expert | each expert sees ≥ r tokens: B·{k_}/{n_} ≥ r | none across operations: each expert's "
+    f"weight read hides only behind its own matmul | {exp_300:,.0f} | {exp_rack:,.0f} |")
+tokens_at_agg = moe.tokens_per_expert(agg_300, k_, n_)
+say(f"At the aggregate B* ≈ {agg_300:,.0f} each expert sees only **{tokens_at_agg:.0f}** tokens per step, "
+    f"{tokens_at_agg / L['ratio']:.0%} of the {L['ratio']} it needs: its matmul is memory-bound, and the "
+    f"aggregate roofline only balances if the attention and shared-expert matmuls (compute-bound with "
+    f"thousands of tokens) run while the expert weights stream in.")
+assert exp_300 == 9600 and 1.6 < exp_300 / agg_300 < 1.9
+assert tokens_at_agg < L["ratio"] and np.isclose(moe.tokens_per_expert(exp_300, k_, n_), L["ratio"])
+
+# %%
+say(f"**Takeaway:** two readings, two assumptions. Perfect overlap across the step: B* ≈ "
+    f"{agg_300:,.0f} (r × total/active). No overlap across operations, each routed matmul compute-bound on "
+    f"its own: B* ≈ {exp_300:,.0f} (r × n/k, about {L['ratio']} tokens per expert). Real systems sit between "
+    f"and size batches by tokens per expert, so the second is the safer target.")
+
+# %% [markdown]
+# ### 1.4 Add the KV cache: the balance batch grows, then disappears
 #
 # Every sequence also reads its own KV cache each step. Putting that back into the memory side:
 
@@ -323,8 +422,16 @@ over = queueing.simulate_trains(L["step_s"], 3_500, capacity=64, n_requests=20_0
 assert light.miss_fraction < 0.001 and near.miss_fraction > 0.05 and near.percentile(99) > worst_s
 assert over.load > 1 and over.latency.mean() > 5 * mean_s
 
+# %% [markdown]
+# The picture below is the `near` simulation itself (same rate, seats, seed and 20,000 requests), so the
+# numbers in its box and in the text agree:
+
 # %%
-plots.TrainPlot(period_ms=20, arrival_rate=3_100, capacity=64)
+train_plot = plots.TrainPlot(period_ms=20, arrival_rate=3_100, capacity=64, n_requests=20_000)
+shown = train_plot.state
+assert shown["n_requests"] == near.latency.size and shown["miss_fraction"] == near.miss_fraction
+assert np.isclose(shown["mean_ms"], near.latency.mean() / 1e-3)
+train_plot
 
 # %% [markdown]
 # **Explore:** move the step period and the arrival rate. Which control moves the mean, and which one
@@ -338,8 +445,10 @@ train_explorer
 # %%
 say(f"**Takeaway:** with seats to spare, latency is uniform between T and 2T: mean 1.5·T = {fmt(mean_s, 's')} and "
      f"worst 2·T = {fmt(worst_s, 's')} at T = {fmt(L['step_s'], 's')}. The batch size sets the seats; when "
-     f"arrivals outrun them, requests miss trains (at load {near.load:.2f}, {100 * near.miss_fraction:.0f}% did) "
-     f"and the {fmt(worst_s, 's')} bound no longer holds.")
+     f"arrivals outrun them, requests miss trains (in the simulation shown, load {shown['load']:.2f}: "
+     f"{100 * shown['miss_fraction']:.1f}% missed one, mean {shown['mean_ms']:.1f} ms, p99 "
+     f"{np.percentile(shown['latency_ms'], 99):.1f} ms) and the {fmt(worst_s, 's')} bound no longer holds.")
+assert np.percentile(shown["latency_ms"], 99) > worst_s / 1e-3
 
 # %% [markdown]
 # ## 3. Drain time: why 20 ms
@@ -415,56 +524,148 @@ assert 1 / 1500 < max(fractions) and min(fractions) < 1 / 3500   # 1/1,400 to 1/
 
 # %%
 say(f"The lecture's \"about 1/{1 / L['fraction_of_gemini']:,.0f} of Gemini\" is the right order of magnitude for "
-     f"May 2025 (1/{1 / max(fractions):,.0f}); by October 2025 it is nearer 1/{1 / min(fractions):,.0f} (erratum 7).")
+     f"May 2025 (1/{1 / max(fractions):,.0f}); by October 2025 it is nearer 1/{1 / min(fractions):,.0f} (erratum 7). "
+     f"**Not like for like:** Google's monthly volume counts every token it processes, input (prompts, read in "
+     f"prefill) as well as output, while a deployment's {fmt(lecture_tok_s, 'tok/s')} are decoded output tokens. "
+     f"Prompts are usually longer than answers, so Google's *output* rate is a fraction of these totals and one "
+     f"deployment's share of it is larger than the ratio says. The same caveat holds for \"1/1000 of Gemini\".")
 
 # %% [markdown]
 # What does the roofline itself say a rack can do? At the balance batch the step is compute-bound, so
-# tokens per second = $F / (2 N_\text{active})$, independent of the batch and of total parameters:
+# tokens per second = $F / (2 N_\text{active})$, independent of the batch and of total parameters. But the
+# balance batch with no context is a batch of sequences that hold no KV cache: DeepSeek-V3 on this rack is
+# memory-bound at every batch past about 1,700 tokens of context (section 1.4). At a realistic mean context
+# of 2–5K tokens, the most a rack can do is to fill its HBM: the **largest batch that fits**
+# (`roofline.max_batch`), weights plus every sequence's KV cache.
 
 # %%
-rack = balance.throughput_at_balance(gb200, dsv3, "fp8")
-say(f"GB200-NVL72 serving DeepSeek-V3 in fp8 at its balance batch ({rack['batch']:,.0f} sequences, "
-     f"step {fmt(rack['step_s'], 's')}): **{fmt(rack['tok_s'], 'tok/s')}**, "
-     f"1/{1 / balance.fraction_of_volume(rack['tok_s'], 'google-2025-10'):,.0f} of Google's October 2025 volume.")
+rack = balance.throughput_at_balance(gb200, dsv3, "fp8")          # context 0: a ceiling nobody runs at
+contexts = (2_000, 3_000, 5_000)
+full = {c: balance.throughput_at_max_batch(gb200, dsv3, c, "fp8") for c in contexts}
+table = ["| mean context | largest batch that fits | HBM used | step (memory-bound) | drain time | step ÷ drain | tok/s | share of Google, Oct 2025 |",
+         "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+for c, f in full.items():
+    table.append(f"| {c:,} | {f['batch']:,.0f} | {fmt(f['hbm_bytes'], 'B')} of {fmt(gb200.hbm_capacity, 'B')} | "
+                 f"{fmt(f['step_s'], 's')} | {fmt(f['drain_s'], 's')} | {f['step_s'] / f['drain_s']:.4f} | "
+                 f"{fmt(f['tok_s'], 'tok/s')} | 1/{1 / balance.fraction_of_volume(f['tok_s'], 'google-2025-10'):,.0f} |")
+say("\n".join(table))
+for c, f in full.items():
+    assert f["fits"] and f["bound"] == "memory" and abs(f["step_s"] / f["drain_s"] - 1) < 0.01
+    assert not roofline.step_time(gb200, dsv3, f["batch"] + 1, c, "fp8").fits        # one more does not fit
 assert np.isclose(rack["tok_s"], gb200.flops("fp8") / (2 * dsv3.active_params))
+assert all(f["tok_s"] < 0.9 * rack["tok_s"] for f in full.values())
+
+# %%
+mid = full[3_000]
+say(f"There is the lecture's 20 ms train, derived rather than assumed: fill HBM with weights and KV caches, "
+    f"and a memory-bound step reads all of it once, so the step *is* the drain time, here "
+    f"{fmt(mid['drain_s'], 's')} (the lecture: ≈{fmt(L['drain_s'], 's')}). A step can only be longer than the "
+    f"drain time when it is compute-bound, at a context below the balance context.")
+
 plots.throughput_vs_volumes({f"lecture: {L['batch']:,} × {L['steps_per_second']}/s": lecture_tok_s,
                              f"{L['batch']:,} at a 20 ms step": at_20ms,
-                             "GB200-NVL72, DeepSeek-V3 at B* (peak)": rack["tok_s"]})
+                             "NVL72 · DeepSeek-V3, 3K context, HBM full": mid["tok_s"],
+                             "NVL72 · DeepSeek-V3, context 0, at B* (ceiling)": rack["tok_s"]})
 
 # %%
-rack_share = balance.fraction_of_volume(rack["tok_s"], "google-2025-10")
-say(f"The rack's peak is {rack['tok_s'] / lecture_tok_s:.0f}× the lecture's {fmt(lecture_tok_s, 'tok/s')} because "
-     f"DeepSeek-V3 is small for a rack (its weights take {fmt(rack['step_s'], 's')} to read, not "
-     f"{fmt(L['step_s'], 's')}) and the peak assumes 100% of the FLOPs; real deployments run 2–3× above the "
-     f"roofline batch at much lower efficiency.\n\n"
-     f"**Takeaway:** one deployment is a small share of a frontier provider's traffic: 1/{1 / max(fractions):,.0f} "
-     f"to 1/{1 / min(fractions):,.0f} by the lecture's numbers, 1/{1 / rack_share:,.0f} at a rack's peak. To batch "
-     f"well you need roughly that share of the traffic, which is why serving at scale favours big providers.")
-assert rack["step_s"] < 0.1 * L["step_s"] and 1 / 200 < rack_share < 1 / 50
+mid_share = balance.fraction_of_volume(mid["tok_s"], "google-2025-10")
+say(f"At 3K tokens of context a GB200-NVL72 serving DeepSeek-V3 (fp8 weights, bf16 KV) holds "
+    f"{mid['batch']:,.0f} sequences and makes **{fmt(mid['tok_s'], 'tok/s')}** at a {fmt(mid['step_s'], 's')} "
+    f"step, {mid['tok_s'] / lecture_tok_s:.0f}× the lecture's {fmt(lecture_tok_s, 'tok/s')} and "
+    f"{mid['tok_s'] / rack['tok_s']:.0%} of the context-0 ceiling ({fmt(rack['tok_s'], 'tok/s')} at "
+    f"B* = {rack['batch']:,.0f}, the figure an earlier version of this notebook quoted). These are roofline "
+    f"bounds at 100% of peak; real deployments run 2–3× above the roofline batch at lower efficiency.\n\n"
+    f"**Takeaway:** one deployment is a small share of a frontier provider's traffic: 1/{1 / max(fractions):,.0f} "
+    f"to 1/{1 / min(fractions):,.0f} by the lecture's numbers, about 1/{1 / mid_share:,.0f} for a full rack at 3K "
+    f"context (all of these count output tokens against Google's input + output). To batch well you need "
+    f"roughly that share of the traffic, which is why serving at scale favours big providers.")
+assert 1 / 400 < mid_share < 1 / 100 and mid["tok_s"] > 10 * lecture_tok_s
 
 # %% [markdown]
-# ## 5. Fast mode and slow mode
+# ## 5. Fast mode, derived
 #
-# **Question.** Claude's fast mode charges about 6× for up to 2.5× the output speed. Could you pay 100×
-# and go 10× faster? Could a slow mode be much cheaper?
+# **Question.** Claude's fast mode charges about 6× for up to 2.5× the output speed. At a given context,
+# what can a smaller batch buy? Could you pay 100× and go 10× faster? Could a slow mode be much cheaper?
 #
-# A smaller batch shortens the step (less KV to read, but the weights still have to be read) and raises the
-# cost per token (the weight read is shared by fewer tokens). Cost per token at batch $B$, as a multiple
-# $m$ of the balance point's, is $(t_\text{weights}/B + k)/c$, with $c$ and $k$ the compute and KV time per
-# sequence. Solve for the batch that costs $m$ times more, and the speed-up it buys:
+# Write the decode step with three numbers: $t_w$ the weight read (per step), $c = 2N_\text{active}/F$
+# the compute per sequence and $k = L_\text{ctx} b_\text{kv}/\mathrm{BW}$ the KV read per sequence
+# (this is the lecture's all-weights model; an MoE's touched-experts read is the last step below).
+# **Step 1**, the balance batch: compute $cB$ meets memory $t_w + kB$.
 
 # %%
-show(fastmode.fast_batch_expr(), lhs=r"B_m")
-show(fastmode.fast_speedup_expr(), lhs=r"\text{speed-up}(m)")
-show(fastmode.speedup_ceiling_expr(), lhs=r"\lim_{m\to\infty}\text{speed-up}")
+c, k, t_w, B_ = sp.symbols("c k t_w B", positive=True)          # shorthand for this derivation
+step = sp.Max(c * B_, t_w + k * B_)
+(B_bal,) = sp.solve(sp.Eq(c * B_, t_w + k * B_), B_)
+show(B_bal, lhs="B^*")
+shorthand = {c: fastmode.compute_per_seq_expr, k: fastmode.kv_per_seq_expr, t_w: fastmode.weights_expr}
+assert sp.simplify(B_bal.subs(shorthand) - roofline.balance_batch_expr(with_kv=True)) == 0
+
+# %% [markdown]
+# **Step 2**, the speed-up of batch $B < B^*$: the step at $B^*$ is compute-bound ($cB^*$), the step at
+# $B$ is memory-bound ($t_w + kB$):
+
+# %%
+speedup_B = sp.simplify(c * B_bal / (t_w + k * B_))
+show(speedup_B, lhs=r"S_\text{fast}(B)")
+ceiling = sp.limit(speedup_B, B_, 0)
+show(ceiling, lhs=r"\lim_{B \to 0} S_\text{fast}")
+assert sp.simplify(ceiling - c / (c - k)) == 0
+assert sp.simplify(ceiling.subs(shorthand) - fastmode.speedup_ceiling_expr()) == 0
+assert sp.simplify(speedup_B.subs(k, 0)) == 1          # no KV: every batch below B* takes the same step
+
+# %% [markdown]
+# The ceiling $c/(c-k)$ is compute per sequence over compute minus KV per sequence. At context 0 ($k = 0$)
+# it is **1**: below $B^*$ the step sits on the weight floor, so $B^*/6$ is *no faster* than $B^*$; a
+# smaller batch only buys speed by reading less KV. Checked on the rack at context 0 with the course's
+# default (touched-experts) step:
+
+# %%
+b0 = roofline.balance_batch(gb200, dsv3, "fp8")
+t_b0, t_b6 = (roofline.step_time(gb200, dsv3, b, 0, "fp8").total for b in (b0, b0 / L["fast_price"]))
+say(f"DeepSeek-V3 on GB200-NVL72, context 0: step at B* = {b0:,.0f} is {fmt(t_b0, 's')}, at B*/"
+    f"{L['fast_price']:.0f} = {b0 / L['fast_price']:,.0f} it is {fmt(t_b6, 's')}: {t_b0 / t_b6:.3f}× faster "
+    f"for {L['fast_price']:.0f}× the price.")
+assert np.isclose(t_b0, t_b6, rtol=1e-6)
+
+# %% [markdown]
+# **Step 3**, what a price buys. Cost per token is step ÷ batch; at $B^*$ it is $c$. The batch whose token
+# costs $m$ times as much solves $(t_w + kB)/B = m\,c$; substitute it into the speed-up:
+
+# %%
 m = nt.m_cost
-assert sp.simplify(sp.limit(fastmode.fast_speedup_expr(), m, sp.oo) - fastmode.speedup_ceiling_expr()) == 0
-assert sp.simplify(fastmode.fast_speedup_expr().subs(m, 1) - 1) == 0
+(B_m,) = sp.solve(sp.Eq((t_w + k * B_) / B_, m * c), B_)
+speedup_m = sp.factor(sp.simplify(speedup_B.subs(B_, B_m)))
+show(B_m, lhs="B_m")
+show(speedup_m, lhs=r"S_\text{fast}(m)")
+gap = sp.simplify(ceiling - speedup_m)
+show(gap, lhs=r"\frac{c}{c-k} - S_\text{fast}(m)")
+assert sp.simplify(B_m.subs(shorthand) - fastmode.fast_batch_expr()) == 0
+assert sp.simplify(speedup_m.subs(shorthand) - fastmode.fast_speedup_expr()) == 0
+assert sp.simplify(gap - k / (m * (c - k))) == 0           # > 0 whenever k < c: below the ceiling
+assert sp.limit(speedup_m, m, sp.oo) == sp.simplify(ceiling) and sp.simplify(speedup_m.subs(m, 1)) == 1
 
 # %% [markdown]
-# The toy of syllabus §5, problem 8 (`fastmode.FastModeToy.problem8()`): 64 GPUs with 8 TB/s each,
-# the lecture's ratio of 300, a 2T-parameter model in fp8 with 100B active, 100K tokens of context at
-# 2 kB per token.
+# So $m$ times the price buys $S(m) = \frac{mc-k}{m(c-k)}$, always short of the ceiling by
+# $\frac{k}{m(c-k)}$: **6× the price buys at most the ceiling**, and less. **Step 4**, where 2.5× becomes
+# possible. Write $k = x\,c$ with $x = L_\text{ctx}/L^\text{wall}$ (KV per sequence grows linearly in the
+# context and equals $c$ at the balance context $L^\text{wall}$, section 1.4), and solve for the context:
+
+# %%
+x, S = sp.symbols("x", positive=True), nt.S_fast
+ceiling_x, speedup_x = sp.simplify(ceiling.subs(k, x * c)), sp.simplify(speedup_m.subs(k, x * c))
+show(ceiling_x, lhs=r"\frac{c}{c-k}")
+show(speedup_x, lhs=r"S_\text{fast}(m)")
+(x_any,) = sp.solve(sp.Eq(ceiling_x, S), x)
+(x_m,) = sp.solve(sp.Eq(speedup_x, S), x)
+show(x_any, lhs=r"\frac{L_\text{ctx}}{L^\text{wall}}\Big|_{\text{any price}}")
+show(sp.factor(x_m), lhs=r"\frac{L_\text{ctx}}{L^\text{wall}}\Big|_{m}")
+x_25, x_25_6 = x_any.subs(S, sp.Rational(5, 2)), x_m.subs({S: sp.Rational(5, 2), m: 6})
+say(f"A speed-up of {L['fast_speed']}× is possible at any price only past **{float(x_25):.0%}** of the balance "
+    f"context ({x_25}), and {L['fast_price']:.0f}× the price buys it only past **{float(x_25_6):.1%}** ({x_25_6}).")
+assert x_25 == sp.Rational(3, 5) and x_25_6 == sp.Rational(9, 14)
+L_wall_expr = roofline.balance_context_expr()
+assert sp.simplify(x_any * L_wall_expr - fastmode.ceiling_context_expr()) == 0
+assert sp.simplify(x_m * L_wall_expr - fastmode.speedup_context_expr()) == 0
 
 # %%
 toy = fastmode.FastModeToy.problem8()
@@ -479,15 +680,54 @@ assert 2.2 < toy.speedup_for_cost(L["fast_price"]) < toy.max_speedup <= L["fast_
 assert toy.speedup_for_cost(100) < toy.max_speedup < 10     # 100x the price does not buy 10x
 
 # %%
-plots.FastModePlot(multiple=L["fast_price"], toy=toy)
+x_toy = toy.context / toy.balance_context
+say(f"The toy's {fmt(toy.context)} tokens are **{x_toy:.0%}** of its balance context ({fmt(toy.balance_context)} "
+    f"tokens): exactly where {L['fast_speed']}× becomes possible at infinite price "
+    f"({fmt(toy.context_for_speedup(L['fast_speed']))} tokens). Paying {L['fast_price']:.0f}× buys "
+    f"{L['fast_speed']}× only from {fmt(toy.context_for_speedup(L['fast_speed'], L['fast_price']))} tokens on.")
+assert np.isclose(x_toy, float(x_25)) and np.isclose(toy.max_speedup, L["fast_speed"])
+assert np.isclose(toy.context_for_speedup(L["fast_speed"], L["fast_price"]) / toy.balance_context, float(x_25_6))
+
+# %%
+plots.FastModePlot(multiple=L["fast_price"], toy=toy, target=L["fast_speed"])
 
 # %% [markdown]
-# **Explore:** how much does 100× the price buy? What happens to the ceiling as the context grows
-# toward the wall, and for a real rack and model?
+# **Explore:** how much does 100× the price buy? Pick the DeepSeek-V3 scenario and move the context until
+# the ceiling (right panel, dashed) crosses the 2.5× target: at what context does 2.5× become possible,
+# and at what context does 6× the price buy it? (A context past a scenario's balance context is clamped
+# below it; the orange line says so.)
 
 # %%
 fast_explorer = explorers.get("fast_mode")()
 fast_explorer
+
+# %%
+dsv3_toy = fastmode.FastModeToy.from_system(gb200, dsv3, context=1000, weight_dtype="fp8")
+need_any, need_6 = dsv3_toy.context_for_speedup(L["fast_speed"]), dsv3_toy.context_for_speedup(L["fast_speed"], L["fast_price"])
+say(f"DeepSeek-V3 on GB200-NVL72 (fp8 weights, bf16 KV): balance context {fmt(dsv3_toy.balance_context)} tokens; "
+    f"{L['fast_speed']}× becomes possible from **{fmt(need_any)}** tokens of context, and {L['fast_price']:.0f}× the "
+    f"price buys it from **{fmt(need_6)}** tokens. Below that, no price buys {L['fast_speed']}×.")
+assert np.isclose(need_any / dsv3_toy.balance_context, float(x_25)) and need_any < need_6 < dsv3_toy.balance_context
+assert dsv3_toy.ceiling_at(0.99 * need_any) < L["fast_speed"] < dsv3_toy.ceiling_at(1.01 * need_any)
+
+# %% [markdown]
+# **Step 5**, an MoE at small batch. The toy reads every weight every step. The course's default step
+# reads only the experts a batch touches, so for an MoE the floor drops further at very small batch. Does
+# that change what 6× buys? Compare the toy with `roofline.step_time` (touched experts) at the 6× batch,
+# and look at what a much smaller batch would cost:
+
+# %%
+b6_real = dsv3_toy.batch_for_cost(L["fast_price"])
+touched_6 = roofline.step_time(gb200, dsv3, b6_real, 1000, "fp8").total
+cost = lambda b: roofline.cost_per_token(gb200, dsv3, b, 1000, "fp8")
+bal = dsv3_toy.balance_batch
+sp_1 = dsv3_toy.balance_step_s / roofline.step_time(gb200, dsv3, 1, 1000, "fp8").total
+say(f"At the {L['fast_price']:.0f}× batch ({b6_real:,.0f} sequences) the touched-experts step is "
+    f"{fmt(touched_6, 's')} against the toy's {fmt(dsv3_toy.step_s(b6_real), 's')}: a batch that size touches every "
+    f"expert. Only far smaller batches read less: batch 1 would be **{sp_1:.0f}×** faster than the balance step, "
+    f"at **{cost(1) / cost(bal):,.0f}×** the price per token, a tier nobody sells.")
+assert np.isclose(touched_6, dsv3_toy.step_s(b6_real), rtol=1e-6)
+assert sp_1 > 10 and cost(1) / cost(bal) > 100
 
 # %% [markdown]
 # **Slow mode** sits on the other side of the balance batch. Past $B^*$ the step is compute-bound and
@@ -496,7 +736,9 @@ fast_explorer
 # %%
 bigger = toy.balance_batch * np.array([1, 2, 10])
 say(f"Cost per token at 1×, 2× and 10× the balance batch: {', '.join(f'{c:.2f}×' for c in toy.cost_multiple(bigger))} "
-     f"of the balance cost, while the step grows to {', '.join(fmt(s, 's') for s in toy.step_s(bigger))}.")
+     f"of the balance cost, while the step grows to {', '.join(fmt(s, 's') for s in toy.step_s(bigger))}. "
+     f"(The toy has no memory limit: {bigger[-1]:,.0f} sequences of {fmt(toy.context)} tokens at 2 kB would hold "
+     f"{fmt(bigger[-1] * toy.context * toy.kv_bytes_per_token, 'B')} of KV, far more than 64 GPUs have.)")
 assert np.allclose(toy.cost_multiple(bigger), 1.0)
 
 # %% [markdown]
@@ -519,8 +761,10 @@ assert real.speedup_for_cost(L["fast_price"]) < real.max_speedup < 2.5
 # %%
 say(f"**Takeaway:** fast mode gives up amortisation: cut the batch {toy.balance_batch / b6:.0f}× and each token "
      f"costs {toy.cost_multiple(b6):.0f}× more, but the step only shrinks toward the weight-read floor, so the "
-     f"speed-up saturates ({toy.max_speedup:.2f}× here, {real.max_speedup:.2f}× for the real rack) however much you "
-     f"pay. Slow mode cannot undercut the compute floor: past the balance batch, cost per token is flat. The "
+     f"speed-up saturates at c/(c − k) ({toy.max_speedup:.2f}× for the toy, {real.max_speedup:.2f}× for the real rack "
+     f"at 1K tokens) however much you pay; at context 0 a smaller batch buys nothing. {L['fast_speed']}× is possible "
+     f"only past {float(x_25):.0%} of the balance context, and {L['fast_price']:.0f}× the price buys it only past "
+     f"{float(x_25_6):.0%}. Slow mode cannot undercut the compute floor: past the balance batch, cost per token is flat. The "
      f"published tiers fit this picture; speculative decoding, the lecture's second mechanism, is not modelled "
      f"(erratum 14).")
 
@@ -569,7 +813,7 @@ assert 1 < at_dsv3["headroom"][0] < 1.5
 # %% [markdown]
 # ## 7. Sparse attention and the context slope
 #
-# **Question.** Section 1.3 found a context wall of a couple of thousand tokens for DeepSeek-V3 on a GB200 rack.
+# **Question.** Section 1.4 found a context wall of a couple of thousand tokens for DeepSeek-V3 on a GB200 rack.
 # What if each new token reads only about $\sqrt{L}$ of the cached tokens, roughly what DeepSeek's
 # sparse attention does?
 
@@ -617,9 +861,18 @@ rows_ = [
      f"erratum 7: Google's volume grew {max(fractions) / min(fractions):.1f}× during 2025"),
     (f"{L['expert_multiple']}× for {L['quality_multiple']}×", f"{clark.quality_multiple:.1f}×",
      f"erratum 13: {fmt(clark.dense_equivalent_params, 'params')} / {fmt(clark.active_params, 'params')}"),
+    ("B ≈ 300 × sparsity", f"B* ≈ 300 / sparsity = 300 × N_total / N_active; DeepSeek-V3 sparsity {dsv3.sparsity:.3f}",
+     "one meaning of 'sparsity' (active ÷ total) throughout the course"),
+    ("(one balance batch)", f"aggregate {agg_300:,.0f}, per expert {exp_300:,.0f} (at r = {L['ratio']})",
+     "two readings: perfect overlap across the step, or each routed matmul compute-bound on its own"),
+    ("(throughput at B*, no context)", f"{fmt(mid['tok_s'], 'tok/s')} at 3K context, HBM full; step = drain time",
+     "a realistic context and a batch that fits; Google counts input tokens too"),
+    (f"{L['fast_price']:.0f}× the price for {L['fast_speed']}× the speed",
+     f"{L['fast_speed']}× possible past {float(x_25):.0%} of the balance context, bought by {L['fast_price']:.0f}× past "
+     f"{float(x_25_6):.0%}", "the ceiling c/(c − k) is 1 at context 0"),
 ]
 say("| the lecture said | computed here | why |\n|---|---|---|\n" + "\n".join(f"| {a} | {b} | {c} |" for a, b, c in rows_))
-assert len(rows_) == 8
+assert len(rows_) == 12 and all(b for _, b, _ in rows_)
 
 # %% [markdown]
 # Next: the graded problems for this part are in `exercises/02_balance_batch.ipynb`, the numeric

@@ -20,6 +20,9 @@
 # a question, the numbers it uses (printed by a code cell, straight from `lecture_lib`'s registries),
 # an **answer cell** and a **check cell**.
 #
+# * **Answer in your own copy, `my_work/01_roofline_and_batching.ipynb`**: `make lab` (or `python -m lecture_lib
+#   workspace`) makes it; it is git-ignored and never overwritten, so your answers stay yours and
+#   `make test` stays green. The worksheet in `exercises/` is generated: leave it unanswered.
 # * Replace the `...` in the answer cell with your answer, **in the unit asked for**, then run the
 #   check cell. `check()` prints ✓ when you are right. When you are not, it says so without giving
 #   the answer away, and it recognises common slips (a unit prefix, FLOPs vs multiply-adds, bits vs
@@ -45,6 +48,9 @@ print(f"Model     {m.name}: N_total = {fmt(m.total_params, 'params')}, N_active 
       f"KV cache {fmt(m.kv_bytes_per_token(GIVEN.kv_dtype), 'B/token')} in {GIVEN.kv_dtype}")
 print(f"Serving   batch B = {batch:,} sequences, context {context:,} tokens each, weights in "
       f"{GIVEN.weight_dtype}, KV cache in {GIVEN.kv_dtype}, rent ${GIVEN.dollars_per_chip_hour:.2f} per GPU-hour")
+fit = roofline.step_time(hw, m, batch, context, GIVEN.weight_dtype, GIVEN.kv_dtype)
+print(f"Memory    weights + KV caches = {fmt(fit.hbm_bytes, 'B')} of {fmt(fit.hbm_capacity, 'B')} HBM: "
+      f"{'it fits' if fit.fits else 'it does NOT fit'}")
 
 # %% [markdown]
 # ## Part A: one decode step of a big MoE on a rack
@@ -70,8 +76,10 @@ check("01.t_compute_ms", answer)
 # %% [markdown]
 # ### 2. Weight fetch time (1 point)
 #
-# How long does it take to read all the weights once from HBM, at full bandwidth? The weights are
-# stored in the dtype printed above (bytes per parameter: `units.dtype_bytes`). **Answer in ms.**
+# How long does it take to read all the weights once from HBM, at full bandwidth? (At this batch each
+# token picks its experts and together they touch every expert, so the step reads all of them; at batch 1
+# it would read only the active ones.) The weights are stored in the dtype printed above (bytes per
+# parameter: `units.dtype_bytes`). **Answer in ms.**
 
 # %%
 ### BEGIN SOLUTION answer [ms]
@@ -204,7 +212,8 @@ check("01.balance_batch", answer)
 # With no context (KV ignored), how many times more does a token cost at batch 1 than at the balance
 # batch? Use `roofline.cost_per_token(hw, m, batch=..., context=0, weight_dtype=..., kv_dtype=...)`
 # and `roofline.balance_batch(hw, m, weight_dtype=...)`. **Answer as a pure ratio (×).**
-# This is the lecture's "without batching it would be ~1000× worse".
+# The lecture says "without batching it would be ~1000× worse"; careful what one token at batch 1
+# actually reads from an MoE.
 
 # %%
 ### BEGIN SOLUTION answer [×]
@@ -218,9 +227,11 @@ check("01.no_batching_ratio", answer)
 
 # %% [markdown]
 # <!-- ### BEGIN SOLUTION explain_ratio -->
-# **Why it is about B\*.** At batch 1 the token pays for the whole weight read alone. At the balance
-# batch the same read is shared by B\* sequences and the step takes no longer (compute just catches
-# up), so each token costs about 1/B\* as much. The ratio *is* the balance batch.
+# **Why it is the hardware ratio, not B\*.** At batch 1 one token is routed to its few experts and the
+# step reads only its *active* weights, N_active·b_w/BW; at the balance batch each token costs its compute,
+# 2·N_active/F. The ratio is F·b_w/(2·BW), the rack's hardware ratio (~300), whatever the model. The
+# lecture's "~1000×" (and B\* itself, in thousands) is the all-weights reading: right for a dense model,
+# and for an MoE once the batch touches every expert, not at batch 1.
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]
@@ -313,7 +324,131 @@ check("01.kv_fixed_kB", answer)
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]
+# ## Part D: the chapter's numbers against the world
+#
+# ### 14. The cost floor at a realistic context (2 points)
+#
+# Chat and coding traffic carries a few thousand tokens of context per sequence. At the context printed
+# below, serve the model on the same rack with **the largest batch whose KV caches fit in HBM** beside the
+# weights (why the largest? past the balance context every batch is memory-bound). What does a million
+# output tokens cost at the printed rent? **Answer in $/Mtok.**
+
+# %%
+print(f"Context {GIVEN.realistic_context:,} tokens; the balance context of this deployment is "
+      f"{fmt(roofline.balance_context(hw, m, GIVEN.weight_dtype, GIVEN.kv_dtype))} tokens.")
+
+# %%
+### BEGIN SOLUTION answer [$/Mtok]
+ctx = GIVEN.realistic_context
+most = int((hw.hbm_capacity - m.weight_bytes(GIVEN.weight_dtype)) // (ctx * m.kv_bytes_per_token(GIVEN.kv_dtype)))
+step = roofline.step_time(hw, m, most, ctx, GIVEN.weight_dtype, GIVEN.kv_dtype)
+answer = step.total * hw.n_chips * GIVEN.dollars_per_chip_hour / 3600 / most * 1e6
+### END SOLUTION
+
+# %%
+check("01.realistic_cost_mtok", answer)
+
+# %% [markdown]
+# ### 15. The syllabus's version (1 point)
+#
+# The lecture's deployment, rounded: a rack of the printed number of GPUs at the printed rent producing the
+# printed tokens per second. What is its cost per million tokens? **Answer in $/Mtok.**
+
+# %%
+print(f"{GIVEN.toy_gpus} GPUs, {GIVEN.toy_tok_s:,} tokens/s, ${GIVEN.dollars_per_chip_hour:.2f} per GPU-hour")
+
+# %%
+### BEGIN SOLUTION answer [$/Mtok]
+answer = GIVEN.toy_gpus * GIVEN.dollars_per_chip_hour / 3600 / GIVEN.toy_tok_s * 1e6
+### END SOLUTION
+
+# %%
+check("01.toy_cost_mtok", answer)
+
+# %% [markdown]
+# ### 16. The gap to a list price (1 point)
+#
+# DeepSeek's own list price for output tokens is printed below. How many times your problem-14 floor is
+# it? **Answer as a ratio (×).**
+
+# %%
+from lecture_lib import prices
+listed = prices.get(GIVEN.list_price)
+print(f"{listed.model}: {fmt(listed.output, '$')} per million output tokens ({listed.source.as_of})")
+
+# %%
+### BEGIN SOLUTION answer [×]
+answer = listed.output / (step.total * hw.n_chips * GIVEN.dollars_per_chip_hour / 3600 / most * 1e6)
+### END SOLUTION
+
+# %%
+check("01.list_price_gap", answer)
+
+# %% [markdown]
+# <!-- ### BEGIN SOLUTION explain_gap -->
+# **Why the gap.** The floor assumes every byte of bandwidth busy on decode alone, at peak, all the time.
+# Real kernels reach a fraction of peak, prompts (prefill) and idle capacity cost extra, traffic is uneven,
+# the price includes a margin, and the provider may run a bigger or less sparse model than the one here.
+# Notebook 09 compares bounds with measured systems.
+# <!-- ### END SOLUTION -->
+
+# %% [markdown]
+# ### 17–20. Drain times (1 point each)
+#
+# The *drain time* of an accelerator is its HBM capacity divided by its HBM bandwidth: how long it takes
+# to read all of its memory once. Notebook 02 shows why a decode step that fills memory lands near it.
+# For each chip printed below, **answer in ms**. (For Rubin use the lecture's 20 TB/s.)
+
+# %%
+from lecture_lib import balance
+rubin = balance.rubin_as_in_lecture()
+for name in GIVEN.drain_chips:
+    c = hardware.get(name)
+    print(f"{c.name}: {fmt(c.hbm_capacity, 'B')} at {fmt(c.hbm_bandwidth, 'B/s')}")
+print(f"Rubin (as in the lecture): {fmt(rubin.hbm_capacity, 'B')} at {fmt(rubin.hbm_bandwidth, 'B/s')}")
+
+# %%
+### BEGIN SOLUTION answer [ms]
+answer = hardware.get("H100-SXM").hbm_capacity / hardware.get("H100-SXM").hbm_bandwidth / MS
+### END SOLUTION
+
+# %%
+check("01.drain_h100_ms", answer)
+
+# %%
+### BEGIN SOLUTION answer [ms]
+answer = hardware.get("B200").hbm_capacity / hardware.get("B200").hbm_bandwidth / MS
+### END SOLUTION
+
+# %%
+check("01.drain_b200_ms", answer)
+
+# %%
+### BEGIN SOLUTION answer [ms]
+answer = hardware.get("GB300").hbm_capacity / hardware.get("GB300").hbm_bandwidth / MS
+### END SOLUTION
+
+# %%
+check("01.drain_gb300_ms", answer)
+
+# %%
+### BEGIN SOLUTION answer [ms]
+answer = rubin.hbm_capacity / rubin.hbm_bandwidth / MS
+### END SOLUTION
+
+# %%
+check("01.drain_rubin_ms", answer)
+
+# %% [markdown]
+# <!-- ### BEGIN SOLUTION explain_drain -->
+# **What it shows.** Across four generations the drain time stays within a factor of three, around
+# 15–35 ms: capacity and bandwidth have grown together. (The syllabus uses the B200's 192 GB physical
+# HBM, 24 ms; the registry uses the 180 GB usable.)
+# <!-- ### END SOLUTION -->
+
+# %% [markdown]
 # **Takeaway.** A decode step is bounded below by max(compute, weights + KV). The weight read is
 # shared by the batch, so batching divides its cost; compute and KV reads are per sequence and are
-# not shared. The balance batch is a hardware ratio times total/active parameters, and below it a
-# token costs up to B\* times more.
+# not shared. The balance batch is a hardware ratio times total/active parameters; below it a token
+# costs more, up to the hardware ratio (~300×) for an MoE at batch 1 and B\* times for a dense model. At a
+# realistic context the floor is set by memory, not compute, and list prices sit well above it.

@@ -20,6 +20,9 @@
 # question, the numbers it uses (printed by a code cell, straight from `lecture_lib`), an **answer
 # cell** and a **check cell**.
 #
+# * **Answer in your own copy, `my_work/02_balance_batch.ipynb`**: `make lab` (or `python -m lecture_lib
+#   workspace`) makes it; it is git-ignored and never overwritten, so your answers stay yours and
+#   `make test` stays green. The worksheet in `exercises/` is generated: leave it unanswered.
 # * Replace the `...` in the answer cell with your answer, **in the unit asked for**, then run the
 #   check cell. `check()` prints ✓ when you are right; when you are not, it says so without giving the
 #   answer away, recognises common slips, and gives hints.
@@ -49,7 +52,8 @@ print(f"{dsv3.name}: {fmt(dsv3.total_params, 'params')} total, {fmt(dsv3.active_
 #
 # A model has 1T total and 50B active parameters. With the lecture's hardware ratio of 300 and the KV
 # cache ignored, how many sequences must share a decode step before compute catches up with the
-# weight read? **Answer in sequences.**
+# weight read? Use the aggregate roofline (the whole step's compute against reading every weight once,
+# as in the lecture; a batch this large touches every expert). **Answer in sequences.**
 
 # %%
 ### BEGIN SOLUTION answer [sequences]
@@ -76,7 +80,9 @@ check("02.dsv3_balance_batch", answer)
 # %% [markdown]
 # ### 3. Spot the slip (1 point)
 #
-# What is wrong with the lecture's "32 of 256 experts → sparsity 8 → B ≈ 2,400"? Answer with the letter, as a string.
+# What is wrong with the lecture's "32 of 256 experts → sparsity 8 → B ≈ 2,400"? (The lecture's "sparsity 8" is
+# N_total / N_active; this course's sparsity is N_active / N_total, so B* ≈ 300 / sparsity.) Answer with the
+# letter, as a string.
 
 # %%
 show_choices("02.dsv3_slip")
@@ -214,7 +220,8 @@ check("02.train_sim_miss_pct", answer)
 #
 # One deployment runs a batch of 2,000 sequences with a 20 ms step. Google reported 1.3 quadrillion
 # tokens per month in October 2025 (`traffic.get(GIVEN.volume)`). One deployment is "1 in N" of that
-# traffic: what is N? **Answer as a pure number.**
+# traffic: what is N? **Answer as a pure number.** (Google's count includes input tokens, the deployment's
+# is decoded output only: a rough share, not like for like.)
 
 # %%
 ### BEGIN SOLUTION answer []
@@ -230,7 +237,8 @@ check("02.google_one_in", answer)
 #
 # The fast-mode toy: 64 GPUs with 8 TB/s each (512 TB/s), the lecture's ratio of 300, a 2T-parameter
 # model in fp8 with 100B active, 100K tokens of context at 2 kB per token
-# (`fastmode.FastModeToy.problem8()`). At the balance batch the step is compute-bound. If a provider
+# (`fastmode.FastModeToy.problem8()`; the lecture's all-weights reading: every weight is read every
+# step). At the balance batch the step is compute-bound. If a provider
 # shrinks the batch until a token costs **6×** as much, how many times faster is each step?
 # **Answer as a ratio (×).**
 
@@ -267,6 +275,47 @@ answer = balance.CLARK_2022.dense_equivalent_params / balance.CLARK_2022.active_
 
 # %%
 check("02.clark_multiple", answer)
+
+# %% [markdown]
+# ### 12. DeepSeek-V3's balance batch, per expert (2 points)
+#
+# The aggregate roofline lets every operation of a step overlap. A GPU, though, runs each routed expert's
+# matmul on the tokens sent to it. With uniform routing, how many tokens per step (sequences in decode)
+# make **each** routed expert's matmul compute-bound on its own, at the lecture's ratio of 300 (an expert
+# needs about 300 tokens per weight read)? **Answer in tokens.**
+
+# %%
+### BEGIN SOLUTION answer [tokens]
+answer = GIVEN.ratio * dsv3.n_experts / dsv3.experts_per_token     # B·k/n = 300
+### END SOLUTION
+
+# %%
+check("02.expert_balance_batch", answer)
+
+# %% [markdown]
+# ### 13. From what context can fast mode buy 2.5×? (2 points)
+#
+# DeepSeek-V3 on a GB200-NVL72, fp8 weights and bf16 KV, in the lecture's all-weights reading
+# (`fastmode.FastModeToy.from_system(GIVEN.fast_hw, GIVEN.fast_model, 0, GIVEN.fast_weight_dtype)`).
+# Below the balance batch the step is t_w + k·B, so the speed-up of any smaller batch is at most the
+# ceiling c/(c − k), with c the compute and k the KV read per sequence. From what context length does a
+# **2.5×** speed-up become possible at any price? **Answer in tokens.**
+
+# %%
+fast = fastmode.FastModeToy.from_system(GIVEN.fast_hw, GIVEN.fast_model, 0, GIVEN.fast_weight_dtype)
+print(f"c = {fmt(fast.compute_per_seq_s, 's')} per sequence; KV: {fmt(fast.kv_bytes_per_token, 'B/token')} "
+      f"at {fmt(fast.bandwidth, 'B/s')}")
+
+# %%
+### BEGIN SOLUTION answer [tokens]
+L_ctx_sym, c_, S_ = sp.symbols("L c S", positive=True)
+k_ = L_ctx_sym * fast.kv_bytes_per_token / fast.bandwidth
+(answer,) = sp.solve(sp.Eq(c_ / (c_ - k_), S_), L_ctx_sym)
+answer = float(answer.subs({c_: fast.compute_per_seq_s, S_: GIVEN.fast_target}))
+### END SOLUTION
+
+# %%
+check("02.fast_context", answer)
 
 # %% [markdown]
 # **Takeaway.** The balance batch is a hardware ratio times total ÷ active parameters; the KV reads push
