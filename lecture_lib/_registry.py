@@ -149,7 +149,7 @@ def _make_source(table: dict, fail) -> Source:
     return Source(url, as_of, quality, note)
 
 
-def _check(kind: str, value, sources: dict, figures: tuple, fail):
+def _check(kind: str, value, sources: dict, figures: tuple, fail, present: tuple | None = None):
     """Check one value of `kind` (see Field); return it converted (floats, Sources)."""
     if kind == "text":
         if not isinstance(value, str) or not value:
@@ -189,7 +189,7 @@ def _check(kind: str, value, sources: dict, figures: tuple, fail):
             for figure in value:
                 if figure not in figures:
                     fail(f"unknown figure {figure!r} in a per-figure source table; figures: {', '.join(figures)}")
-            for figure in figures:
+            for figure in (figures if present is None else present):    # every figure the row gives
                 if figure not in value:
                     fail(f"the per-figure source table lacks {figure!r}", f".{figure}")
             return {figure: _source(v, sources, lambda problem, f=figure: fail(problem, f".{f}"))
@@ -258,7 +258,8 @@ def load_file(path, tables: dict[str, dict[str, Field]], key: dict[str, tuple] |
             for field, value in row.items():
                 def fail(problem, suffix="", field=field, label=label):
                     raise RegistryError(path, label, field + suffix, problem)
-                checked[field] = _check(fields[field].kind, value, sources, figures, fail)
+                present = tuple(f for f in (figures or ()) if f in row)
+                checked[field] = _check(fields[field].kind, value, sources, figures, fail, present)
                 if fields[field].choices and value not in fields[field].choices:
                     fail(f"must be one of {', '.join(map(repr, fields[field].choices))}, got {value!r}")
             if name in seen:

@@ -19,7 +19,7 @@ from ._registry import (DATA, Field, RegistryError, Source, UnknownNameError, bu
 from .units import canonical_dtype, check_positive
 
 # figure names every chip carries; each must have a source
-FIGURES = ("flops", "hbm_bandwidth", "hbm_capacity", "scale_up_bandwidth")
+FIGURES = ("flops", "hbm_bandwidth", "hbm_capacity", "scale_up_bandwidth", "scale_out_bandwidth")
 
 
 class Chip:
@@ -31,6 +31,8 @@ class Chip:
     scale_up_bandwidth: scale-up (NVLink / ICI / Infinity Fabric) bandwidth per chip, bytes/s,
                         bidirectional total as vendors quote it (one direction is half); None if unknown
     scale_up_domain:    chips one scale-up network connects all-to-all (8 for HGX, 72 for NVL72)
+    scale_out_bandwidth: the chip's share of the scale-out network (its NIC: InfiniBand / Ethernet),
+                        bytes/s in ONE direction (a 400 Gb/s NIC is 50e9); None if unknown
     status:             "shipping" or "announced" (announced figures may change)
     source:             Source for the figures, or {figure: Source} per figure
     """
@@ -39,7 +41,7 @@ class Chip:
 
     def __init__(self, name: str, flops: dict, hbm_bandwidth: float, hbm_capacity: float, *,
                  scale_up_bandwidth: float | None = None, scale_up_domain: int | None = None,
-                 vendor: str = "", year: int | None = None, status: str = "shipping",
+                 scale_out_bandwidth: float | None = None, vendor: str = "", year: int | None = None, status: str = "shipping",
                  source: Source | dict | None = None, notes: str = ""):
         if not isinstance(name, str) or not name:
             raise ValueError("name must be a non-empty string")
@@ -53,6 +55,8 @@ class Chip:
         check_positive("hbm_capacity", hbm_capacity)
         if scale_up_bandwidth is not None:
             check_positive("scale_up_bandwidth", scale_up_bandwidth)
+        if scale_out_bandwidth is not None:
+            check_positive("scale_out_bandwidth", scale_out_bandwidth)
         if status not in ("shipping", "announced"):
             raise ValueError(f"status must be 'shipping' or 'announced', got {status!r}")
         self.name = name
@@ -60,6 +64,7 @@ class Chip:
         self.hbm_capacity = float(hbm_capacity)
         self.scale_up_bandwidth = None if scale_up_bandwidth is None else float(scale_up_bandwidth)
         self.scale_up_domain = scale_up_domain
+        self.scale_out_bandwidth = None if scale_out_bandwidth is None else float(scale_out_bandwidth)
         self.vendor, self.year, self.status, self.notes = vendor, year, status, notes
         self.sources = spread_sources(source, FIGURES)
 
@@ -79,6 +84,16 @@ class Chip:
     @property
     def announced(self) -> bool:
         return self.status == "announced"
+
+    @property
+    def scaleup_bandwidth(self) -> float | None:
+        """Scale-up bandwidth per chip in ONE direction, bytes/s: half the vendors' bidirectional figure."""
+        return None if self.scale_up_bandwidth is None else self.scale_up_bandwidth / 2
+
+    @property
+    def scaleout_bandwidth(self) -> float | None:
+        """Scale-out (NIC) bandwidth per chip in ONE direction, bytes/s (None where unpublished)."""
+        return self.scale_out_bandwidth
 
     def source_for(self, figure: str) -> Source | None:
         return self.sources.get(figure)
@@ -125,6 +140,7 @@ class System(Chip):
     peak_flops = _per_chip("peak_flops", "{dtype: dense peak FLOP/s} per chip; flops() multiplies")
     scale_up_bandwidth = _per_chip("scale_up_bandwidth", "scale-up bandwidth per chip, bytes/s")
     scale_up_domain = _per_chip("scale_up_domain", "chips one scale-up network connects")
+    scale_out_bandwidth = _per_chip("scale_out_bandwidth", "scale-out (NIC) bandwidth per chip, one direction, bytes/s")
     vendor = _per_chip("vendor", "the chip's vendor")
     year = _per_chip("year", "the chip's year")
     status = _per_chip("status", "'shipping' or 'announced'")
@@ -148,6 +164,7 @@ _CHIP_FIELDS = {
     "hbm_capacity": Field("bytes", required=True),
     "scale_up_bandwidth": Field("bytes/s"),
     "scale_up_domain": Field("count"),
+    "scale_out_bandwidth": Field("bytes/s"),
     "vendor": Field("text"),
     "year": Field("count"),
     "status": Field("text", choices=("shipping", "announced")),

@@ -43,7 +43,7 @@ def test_gb200_rack_matches_published_rack_totals():
 @pytest.mark.parametrize("chip", hardware.CHIPS.values(), ids=lambda c: c.name)
 def test_every_chip_figure_has_a_dated_source(chip):
     for figure in hardware.FIGURES:
-        if figure == "scale_up_bandwidth" and chip.scale_up_bandwidth is None:
+        if figure in ("scale_up_bandwidth", "scale_out_bandwidth") and getattr(chip, figure) is None:
             continue
         assert _valid(chip.source_for(figure)), f"{chip.name}.{figure} lacks a source with URL and date"
 
@@ -455,3 +455,15 @@ def test_user_models_still_replace_like_dataclasses():
     m = models.get("Llama-3-70B")
     m2 = dataclasses.replace(m, name="x2", total_params=2 * m.active_params, source=None)
     assert m2.sources == {} and m2.total_params == 2 * m.active_params and m.source_for("total_params")
+
+
+def test_scale_up_and_scale_out_per_chip_one_direction_by_hand():
+    # NVLink 4: 900 GB/s bidirectional = 450 GB/s each way; one ConnectX-7 (400 Gb/s) per H100 = 50 GB/s
+    h100 = hardware.get("H100-SXM")
+    assert h100.scaleup_bandwidth == pytest.approx(450e9) and h100.scaleout_bandwidth == pytest.approx(400e9 / 8)
+    # GB300 NVL72: NVLink 5 1.8 TB/s bidirectional; one ConnectX-8 (800 Gb/s) per GPU
+    rack = hardware.get("GB300-NVL72")
+    assert rack.scaleup_bandwidth == pytest.approx(900e9) and rack.scaleout_bandwidth == pytest.approx(100e9)
+    assert rack.scaleup_bandwidth / rack.scaleout_bandwidth == pytest.approx(9)   # the lecture's "~8x slower"
+    assert hardware.get("TPU-v5p").scaleout_bandwidth is None          # no public per-chip DCN figure
+
