@@ -108,6 +108,15 @@ n_kv = _s("n_kv")
 d_head = _s("d_head")
 b_el = _s("b_el")
 f_win = sp.Symbol("f_win", nonnegative=True)
+# chapter 3: pipeline parallelism across racks (lecture_lib/pipeline.py)
+L_st = _s("L_stage")
+W_up = _s("W_up")
+W_out = _s("W_out")
+rho_bw = _s("rho_bw")
+M_mb = _s("M_mb")
+t_F = _s("t_F")
+t_B = _s("t_B")
+t_W = _s("t_W")
 
 LATEX = {
     B: "B", N_act: r"N_{\mathrm{active}}", N_tot: r"N_{\mathrm{total}}", b_w: r"b_{w}",
@@ -131,6 +140,8 @@ LATEX = {
     W_dev: r"W_{\mathrm{dev}}", p_dev: r"p_{\mathrm{dev}}", T_hold: r"T_{\mathrm{hold}}", n_read: r"n_{\mathrm{read}}",
     m_write: r"m_{\mathrm{write}}", m_read: r"m_{\mathrm{read}}", n_kvl: r"n_{\mathrm{KV\,layers}}",
     n_kv: r"n_{\mathrm{KV\,heads}}", d_head: r"d_{\mathrm{head}}", b_el: r"b_{\mathrm{el}}", f_win: r"f_{\mathrm{win}}",
+    L_st: r"L_{\mathrm{stage}}", W_up: r"W_{\mathrm{up}}", W_out: r"W_{\mathrm{out}}", rho_bw: r"\rho_{\mathrm{bw}}",
+    M_mb: "M", t_F: r"t_{F}", t_B: r"t_{B}", t_W: r"t_{W}",
 }
 
 TABLE: list[Entry] = [
@@ -215,6 +226,14 @@ TABLE: list[Entry] = [
     Entry(d_head, "dimension of one attention head", "numbers", "d_head", 6),
     Entry(b_el, "bytes per stored KV element (bf16 2, fp8 1)", "bytes", "(bytes per element)", 6),
     Entry(f_win, "attention FLOPs per new token in the sliding-window layers (constant past the window)", "FLOP", "(local layers)", 6),
+    Entry(L_st, "MoE layers in one pipeline stage (one rack)", "layers", "L_stage, layers per stage", 3),
+    Entry(W_up, "scale-up (NVLink) bandwidth per chip, one direction", "bytes/s", "scale-up bandwidth", 3),
+    Entry(W_out, "scale-out (NIC) bandwidth per chip, one direction", "bytes/s", "scale-out bandwidth", 3),
+    Entry(rho_bw, "bandwidth ratio: scale-up ÷ scale-out bandwidth per chip", "×", "8× slower", 3),
+    Entry(M_mb, "micro-batches per batch (per optimizer step in training; in flight in inference)", "micro-batches", "micro-batches", 3),
+    Entry(t_F, "time of one micro-batch's forward pass through one stage", "s (or stage-passes)", "forward", 3),
+    Entry(t_B, "time of one micro-batch's backward pass through one stage: the gradient for the input (B)", "s (or stage-passes)", "backward", 3),
+    Entry(t_W, "time of one micro-batch's weight-gradient pass through one stage (W; zero-bubble splits it from B)", "s (or stage-passes)", "(weight-gradient step)", 3),
 ]
 
 SYMBOLS: dict[str, sp.Symbol] = {e.symbol.name: e.symbol for e in TABLE}

@@ -172,3 +172,25 @@ def test_unknown_volume_suggests_close_match():
     assert balance.sparsity_readings("DeepSeek-V3")["lecture"] == 8
     with pytest.raises(ValueError, match="model"):
         balance.sparsity_readings("Llama-3-70B")
+
+
+def test_expert_balance_batch_on_a_rack_by_hand():
+    # GB200-NVL72 in fp8: r = (72·5e15 / 2) / (72·8e12 / 1 byte) = 312.5; × 256/8 = 10,000
+    assert balance.expert_balance_batch("GB200-NVL72", "DeepSeek-V3", "fp8") == pytest.approx(10_000)
+    assert balance.expert_balance_batch("GB200-NVL72", "DeepSeek-V3", "fp8") > \
+        roofline.balance_batch("GB200-NVL72", "DeepSeek-V3", "fp8")
+    with pytest.raises(ValueError, match="dense"):
+        balance.expert_balance_batch("GB200-NVL72", "Llama-3-70B", "fp8")
+
+
+def test_throughput_at_max_batch_is_the_drain_time_when_memory_bound():
+    # DeepSeek-V3 fp8 on GB200-NVL72 at 3K tokens: (13.824e12 - 671e9) B / (3000 × 70,272 B) sequences,
+    # 13.824 TB / 576 TB/s = 24 ms drain (registry capacity may be the usable figure: read it back)
+    rack = hardware.get("GB200-NVL72")
+    r = balance.throughput_at_max_batch(rack, "DeepSeek-V3", 3000, "fp8")
+    by_hand = math.floor((rack.hbm_capacity - 671e9) / (3000 * 61 * 576 * 2))
+    assert r["batch"] == by_hand and r["fits"] and r["bound"] == "memory"
+    assert r["step_s"] == pytest.approx(rack.hbm_capacity / rack.hbm_bandwidth, rel=0.01)
+    assert r["tok_s"] == pytest.approx(by_hand / r["step_s"])
+    with pytest.raises(ValueError, match="fits"):
+        balance.throughput_at_max_batch("H100-SXM", "DeepSeek-V3", 3000, "bf16")   # 1.34 TB of weights, 80 GB

@@ -119,7 +119,7 @@ def test_numpy_and_sympy_numbers_are_accepted():
     check("99.count", 5667)
 
 
-_NUMBER = re.compile(r"(?<![\d.,^])\d[\d,]*(?:\.\d+)?(?![\d×^])")
+_NUMBER = re.compile(r"(?<![\d.,^])\d[\d,]*(?:\.\d+)?(?![\d×^]|,\d)")   # whole numbers: not 1,000 of 1,000,000×
 
 
 def numbers_in(msg):

@@ -70,9 +70,39 @@ def test_fast_mode_explorer_reproduces_problem_8():
     assert ex.state["speedup"] < ex.state["ceiling"]
     cx, cy = ex.plot.curve.get_data()
     assert np.all(np.diff(cy) > 0) and cy.max() < ex.state["ceiling"]
-    # 200K tokens x 2 kB over 512 TB/s (0.78 µs) exceeds compute per sequence (0.65 µs): no balance
+    # 200K tokens x 2 kB over 512 TB/s (0.78 µs) exceeds compute per sequence (0.65 µs): no balance;
+    # the plot clamps to a tidy context below the 166,667-token wall (0.9 × wall -> 100K) and says so
     ex.controls["context"].value = 200_000
-    assert "context" in ex.error
+    assert ex.error == "" and ex.state["clamped"] and ex.state["context"] == 100_000
+    assert "balance context (166,667 tokens)" in ex.message.value
     ex.controls["scenario"].value = "GB200-NVL72 · DeepSeek-V3 (fp8)"
     ex.controls["context"].value = 1_000
-    assert ex.error == "" and 1 < ex.state["speedup"] < ex.state["ceiling"]
+    assert ex.error == "" and not ex.state["clamped"] and ex.message.value == ""
+    assert 1 < ex.state["speedup"] < ex.state["ceiling"]
+
+
+def test_fast_mode_explorer_every_scenario_draws_at_the_default_context():
+    ex = explorers.get("fast_mode")()
+    for scenario in ex.controls["scenario"].options:
+        ex.controls["scenario"].value = scenario
+        assert ex.error == "", scenario
+        x, y = ex.plot.curve.get_data()
+        assert len(x) > 10 and np.all(np.isfinite(y)) and ex.state["context"] < ex.state["balance_context"]
+
+
+def test_fast_mode_explorer_finds_the_context_for_the_target():
+    ex = explorers.get("fast_mode")()                      # the problem-8 toy: wall 166,667 tokens
+    wall = 2 * 100e9 / (2 * 300 * 512e12) * 512e12 / 2e3
+    assert ex.state["context_for_target"] == pytest.approx(0.6 * wall, rel=1e-9)     # 2.5x: x = 3/5
+    assert ex.plot.need_marker.get_xdata()[0] == pytest.approx(9 / 14 * wall, rel=1e-9)   # at 6x: 9/14
+    ex.controls["target"].value = 2
+    assert ex.state["context_for_target"] == pytest.approx(0.5 * wall, rel=1e-9)     # 1/(1-x) = 2
+    cx, cy = ex.plot.ctx_ceiling.get_data()
+    np.testing.assert_allclose(cy, 1 / (1 - cx / wall), rtol=1e-9)
+
+
+def test_explorer_image_is_shown_at_its_pixel_width():
+    for name in explorers.names():
+        ex = explorers.get(name)()
+        w, _ = ex.plot.canvas.get_width_height(physical=True)
+        assert ex.image.layout.width == f"{w}px"

@@ -62,3 +62,24 @@ def test_fast_mode_expressions_are_consistent():
             L_ctx: toy.context, b_kv: toy.kv_bytes_per_token, m: 6}
     assert float(fastmode.fast_batch_expr().subs(vals)) == pytest.approx(toy.batch_for_cost(6), rel=1e-12)
     assert float(fastmode.balance_step_expr().subs(vals)) == pytest.approx(toy.balance_step_s, rel=1e-12)
+
+
+def test_context_for_speedup_by_hand():
+    # problem 8: c = 2·100e9 / (2·300·512e12), k(L) = L·2e3 / 512e12; L_wall = c·BW/b_kv = 166,667 tokens
+    toy = fastmode.FastModeToy.problem8()
+    c = 2 * 100e9 / (2 * 300 * 512e12)
+    wall = c * 512e12 / 2e3
+    assert toy.balance_context == pytest.approx(wall, rel=1e-12)
+    # ceiling 1/(1 - x) = 2.5 at x = 3/5; 6x the price buys 2.5x at x = 9/14 (m(S-1)/(mS-1))
+    assert toy.context_for_speedup(2.5) == pytest.approx(0.6 * wall, rel=1e-12)
+    assert toy.context_for_speedup(2.5, 6) == pytest.approx(9 / 14 * wall, rel=1e-12)
+    assert toy.context_for_speedup(1) == pytest.approx(0, abs=1e-9)      # no speed-up needs no context
+    # the ceiling at context 0 is 1: below B* the step is the weight floor
+    assert toy.ceiling_at(0) == pytest.approx(1.0)
+    xs = np.array([0.1, 0.5, 0.9]) * wall
+    np.testing.assert_allclose(toy.ceiling_at(xs), 1 / (1 - xs / wall), rtol=1e-12)
+    np.testing.assert_allclose(toy.speedup_for_cost_at(6, toy.context), toy.speedup_for_cost(6), rtol=1e-12)
+    with pytest.raises(ValueError, match="context"):
+        toy.ceiling_at(wall)
+    with pytest.raises(ValueError, match="target"):
+        toy.context_for_speedup(0.5)

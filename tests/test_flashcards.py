@@ -1,7 +1,7 @@
 """Flashcards: the deck, Leitner scheduling, persistence, corrupt files, terminal drill, Anki, widget."""
 import io
-import os
 import json
+import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -320,8 +320,8 @@ def test_a_corrupt_file_in_a_read_only_folder_is_reported_and_kept(data_dir, mon
 def test_a_damaged_due_date_makes_the_card_due_not_retired(data_dir, due):
     data_dir.mkdir(parents=True)
     (data_dir / "flashcards.json").write_text(
-        '{"cards": {"L1.01": {"box": 3, "due": %s, "reviews": 4, "lapses": 1}, '
-        '"L1.02": {"box": 2, "due": %r}}}' % (due, NOW + 1e6))
+        f'{{"cards": {{"L1.01": {{"box": 3, "due": {due}, "reviews": 4, "lapses": 1}}, '
+        f'"L1.02": {{"box": 2, "due": {NOW + 1e6!r}}}}}}}')
     log = io.StringIO()
     p = Progress(log=log)
     assert p.is_due("L1.01", NOW) and not p.is_due("L1.02", NOW)

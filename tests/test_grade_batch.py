@@ -9,7 +9,6 @@ and a second small batch covers `--sandbox none` explicitly.
 import contextlib
 import csv
 import io
-import json
 import os
 import sys
 import time
@@ -136,7 +135,7 @@ def batch(tmp_path_factory):
     (sub / "garbage.ipynb").write_text("{ this is not a notebook")
     w("partial", notebook({k: RIGHT[k] for k in list(RIGHT)[:2]}))
     w("bomb", notebook({"01.t_compute_ms": "answer = 10**400",
-                        "01.bound_choice": "answer = [[[[[[]]]]]] * 10**6",
+                        "01.bound_choice": "answer = [[[[[[]]]]]] * 1000",
                         "01.kv_bug_factor": "answer = object()",
                         "01.balance_batch_expr": "answer = sp.Pow(10, 10**9, evaluate=False) * B"}))
     w("stale", notebook(dict(RIGHT, **{"01.bound_choice": "answer = no_such_name"})))

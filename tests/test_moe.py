@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 import pytest
+import sympy as sp
 
 from lecture_lib import models, moe
 from lecture_lib.notation import B, k_act, n_exp
@@ -54,3 +55,27 @@ def test_batch_to_touch_inverts_touched_fraction():
     for bad in (0, 1, 1.5):
         with pytest.raises(ValueError, match="fraction"):
             moe.batch_to_touch(bad, 8, 256)
+
+
+def test_untouched_fraction_is_a_power_not_a_cancellation():
+    # DeepSeek-V3 at B = 5,441: (31/32)^5441 = exp(5441·ln(31/32)) ≈ 9.8e-76, by hand
+    by_hand = math.exp(5441 * math.log(31 / 32))
+    assert moe.experts_untouched_fraction(5441, 8, 256) == pytest.approx(by_hand, rel=1e-9)
+    assert 1 - moe.experts_touched_fraction(5441, 8, 256) == 0.0        # the artifact it replaces
+    b = np.array([0, 1, 10, 100])
+    np.testing.assert_allclose(moe.experts_untouched_fraction(b, 2, 8) + moe.experts_touched_fraction(b, 2, 8), 1.0)
+    with pytest.raises(ValueError, match="experts_per_token"):
+        moe.experts_untouched_fraction(10, 9, 8)
+
+
+def test_per_expert_balance_batch():
+    # the syllabus's expert reading: 300 × 256 / 8 = 9,600; each expert then sees 300 tokens
+    assert moe.expert_balance_batch_from_ratio(300, 8, 256) == pytest.approx(9600)
+    assert moe.tokens_per_expert(9600, 8, 256) == pytest.approx(300)
+    # symbolic: solving the expert's compute = read gives r·n/k once F is written through r
+    r = sp.Symbol("r", positive=True)
+    from lecture_lib.notation import BW, F, b_w, k_act, n_exp
+    expr = moe.expert_balance_batch_expr().subs(F, 2 * r * BW / b_w)
+    assert sp.simplify(expr - r * n_exp / k_act) == 0
+    with pytest.raises(ValueError, match="ratio"):
+        moe.expert_balance_batch_from_ratio(0, 8, 256)

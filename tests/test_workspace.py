@@ -11,7 +11,6 @@ import pytest
 from nbclient import NotebookClient
 
 from lecture_lib.__main__ import main as cli
-from lecture_lib.practice import workspace
 from lecture_lib.practice.workspace import WORKSPACE_DIR, ensure_workspace, fresh_copy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,7 +77,7 @@ def test_make_lab_fills_the_workspace_before_opening_jupyterlab():
 def test_the_workspace_is_git_ignored_and_never_collected_by_pytest(tmp_path):
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    ignored = subprocess.run(["git", "check-ignore", "-q", f"{WORKSPACE_DIR}/{SHEETS[0]}"], cwd=ROOT)
+    ignored = subprocess.run(["git", "check-ignore", "-q", f"{WORKSPACE_DIR}/{SHEETS[0]}"], cwd=ROOT, check=False)
     assert ignored.returncode == 0
     # pytest, with the course's configuration, on a tree that has a my_work/ notebook
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
@@ -90,7 +89,7 @@ def test_the_workspace_is_git_ignored_and_never_collected_by_pytest(tmp_path):
     testpaths = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["testpaths"]
     assert not {".", "./", WORKSPACE_DIR} & set(testpaths)            # plain `pytest`, `make test`
     out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly", "."],
-                         cwd=tmp_path, capture_output=True, text=True).stdout     # `pytest .`
+                         cwd=tmp_path, capture_output=True, text=True, check=False).stdout   # `pytest .`
     assert "test_x" in out and WORKSPACE_DIR not in out, out
 
 
@@ -156,6 +155,6 @@ def test_an_unanswered_copy_still_fails_under_nbval(tmp_path):
     shutil.copy(ROOT / "exercises" / SHEETS[0], work)
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider",
                           "--nbval-lax", "--nbval-current-env", str(work / SHEETS[0])],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 1, run.stdout[-2000:]
     assert "1 failed" in run.stdout and 'check("' in run.stdout and "not answered yet" in run.stdout

@@ -15,6 +15,7 @@ from .base import Explorer  # noqa: F401
 from .roofline import ContextSlopeExplorer, CostExplorer, LatencyExplorer
 from .balance import BalanceExplorer, FastModeExplorer, TrainExplorer
 from .training import CostSplitExplorer, OvertrainingExplorer
+from .pricing import KvFromPriceExplorer, TierExplorer
 from .mixing import AvalancheExplorer
 
 REGISTRY: dict[str, type] = {
@@ -26,6 +27,8 @@ REGISTRY: dict[str, type] = {
     "fast_mode": FastModeExplorer,
     "cost_split": CostSplitExplorer,
     "overtraining_range": OvertrainingExplorer,
+    "cache_tiers": TierExplorer,
+    "kv_from_price": KvFromPriceExplorer,
     "avalanche": AvalancheExplorer,
 }
 

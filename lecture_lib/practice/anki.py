@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 from .cards import Drill, all_items, as_html
 

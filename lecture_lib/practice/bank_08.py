@@ -87,9 +87,10 @@ register(Problem(
            Slip(lambda: mixing.feistel_avalanche_model(GIVEN.cipher_rounds, GIVEN.n_bits),
                 "That is the random-function prediction; the question asks for the measurement with the given "
                 "cipher, trials and seed.")],
-    hints=["cipher = mixing.FeistelCipher.random(rounds=8, seed=...); "
-           "f = lambda v: cipher.encrypt(v, rounds=2)",
-           "mixing.avalanche(f, 64, trials, np.random.default_rng(seed)) with a FRESH generator."],
+    hints=["Build the printed cipher, then restrict it to its first two rounds: "
+           "f = lambda v: cipher.encrypt(v, rounds=2).",
+           "Pass exactly the given number of trials and a FRESH generator, np.random.default_rng(seed): "
+           "a generator that has already drawn gives other numbers."],
 ))
 
 register(Problem(

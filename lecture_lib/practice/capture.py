@@ -145,7 +145,10 @@ def _container(type_name: str, n: int):
 def _float(text) -> float:
     if not isinstance(text, str) or len(text) > 40:
         raise Unreadable("a malformed number")
-    return float(text)     # accepts 'nan', 'inf', '1e+300': all plain floats
+    try:
+        return float(text)     # accepts 'nan', 'inf', '1e+300': all plain floats
+    except ValueError:
+        raise Unreadable("a malformed number") from None
 
 
 def _rebuild_sympy(tree, budget):

@@ -17,6 +17,7 @@ import math
 import numbers
 import os
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from .problems import Problem, get
 
@@ -72,7 +73,6 @@ def hints_text(problem: Problem, tries: int) -> str:
 
 
 def _tries_path():
-    from pathlib import Path
     from .workspace import WORKSPACE_DIR
     try:
         here = Path.cwd()
