@@ -21,7 +21,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 # my_work/ gets a copy of each worksheet you do not have yet (never overwritten; git-ignored)
 lab: $(STAMP)
 	$(PY) -m lecture_lib workspace
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb --config=$(CURDIR)/jupyter_server_config.py
 
 test: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -q

@@ -257,23 +257,23 @@ def _times(orders, deps, durations):
     orders: {stage: [op, ...]}; deps: {op: [op, ...]}; durations: {op: duration}. An op starts when its
     stage is free and all its dependencies have ended.
     """
-    end, free, pos = {}, {s: 0.0 for s in orders}, {s: 0 for s in orders}
-    remaining = sum(len(o) for o in orders.values())
-    while remaining:
-        progressed = False
-        for s, order in orders.items():
-            while pos[s] < len(order):
-                op = order[pos[s]]
-                if any(d not in end for d in deps.get(op, ())):
-                    break
-                start = max([free[s]] + [end[d] for d in deps.get(op, ())])
-                end[op] = start + durations[op]
-                free[s] = end[op]
-                pos[s] += 1
-                remaining -= 1
-                progressed = True
-        if not progressed:
-            raise RuntimeError("schedule deadlock: an op waits on one that comes later on its own stage")
+    end, free, pos, waiting = {}, {s: 0.0 for s in orders}, {s: 0 for s in orders}, {}
+    todo = list(orders)
+    while todo:
+        s = todo.pop()
+        order = orders[s]
+        while pos[s] < len(order):
+            op = order[pos[s]]
+            missing = next((d for d in deps.get(op, ()) if d not in end), None)
+            if missing is not None:             # wake this stage when `missing` is timed
+                waiting.setdefault(missing, []).append(s)
+                break
+            start = max([free[s]] + [end[d] for d in deps.get(op, ())])
+            end[op] = free[s] = start + durations[op]
+            pos[s] += 1
+            todo.extend(waiting.pop(op, ()))
+    if any(pos[s] < len(order) for s, order in orders.items()):
+        raise RuntimeError("schedule deadlock: an op waits on one that comes later on its own stage")
     return end
 
 
@@ -306,51 +306,25 @@ def _1f1b_orders(P, M):
     return orders
 
 
-def _zero_bubble_ops(P, M, dur):
-    """ZB-H1 by list scheduling: at each moment a free stage runs a ready B (oldest first), else the
-    next F while fewer than P micro-batches hold activations on it (1F1B's peak, on stage 0), else a
-    pending W (W passes have no successors, so they fill what would have been the tail bubble)."""
-    start, end = {}, {}
-    next_f, held, free = [0] * P, [0] * P, [0.0] * P
-    pending_w = [[] for _ in range(P)]
-
-    def done(op, t):
-        return op in end and end[op] <= t
-
-    t = 0.0
-    while len(end) < 3 * P * M:
-        for s in range(P):
-            if free[s] > t:
-                continue
-            choice = None
-            for m in range(M):
-                key = ("B", s, m)
-                dep = ("B", s + 1, m) if s < P - 1 else ("F", s, m)
-                if key not in end and done(("F", s, m), t) and done(dep, t):
-                    choice = key
-                    break
-            if choice is None and next_f[s] < M and held[s] < P and (s == 0 or done(("F", s - 1, next_f[s]), t)):
-                choice = ("F", s, next_f[s])
-            if choice is None and pending_w[s]:
-                choice = ("W", s, pending_w[s][0])
-            if choice is None:
-                continue
-            kind, _, m = choice
-            start[choice], end[choice] = t, t + dur[kind]
-            free[s] = end[choice]
-            if kind == "F":
-                next_f[s] += 1
-                held[s] += 1
-            elif kind == "B":
-                pending_w[s].append(m)
-            else:
-                pending_w[s].pop(0)
-                held[s] -= 1
-        later = [e for e in end.values() if e > t]
-        if not later and len(end) < 3 * P * M:
-            raise RuntimeError("zero-bubble schedule deadlock")
-        t = min(later) if later else t
-    return [Pass(s, start[(k, s, m)], end[(k, s, m)], f"{k}{m}") for (k, s, m) in end]
+def _zero_bubble_orders(P, M):
+    """ZB-H1 (Qi et al. 2024, fig. 3 top): 1F1B's order with the backward split into B (input gradient)
+    and W (weight gradient), and stage s running each W s micro-batches late. B passes then race back
+    through the stages; the late W passes fill the tail; every stage holds at most P micro-batches'
+    activations (1F1B's peak, on stage 0). Its bubble: (P − 1)·(t_F + t_B − t_W) per stage for M >= P."""
+    orders = {}
+    for s in range(P):
+        warm = min(P - 1 - s, M)
+        order, w_next = [("F", s, m) for m in range(warm)], 0
+        for j in range(M):
+            if j < M - warm:
+                order.append(("F", s, warm + j))
+            order.append(("B", s, j))
+            while w_next <= j - s:
+                order.append(("W", s, w_next))
+                w_next += 1
+        order += [("W", s, m) for m in range(w_next, M)]
+        orders[s] = order
+    return orders
 
 
 def schedule(kind: str, stages, microbatches, *, forward: float = 1.0, backward: float = 2.0,
@@ -389,14 +363,16 @@ def schedule(kind: str, stages, microbatches, *, forward: float = 1.0, backward:
         passes = [Pass(s, e - forward, e, f"F{m}.{t}") for (_, s, m, t), e in end.items()]
         return Timeline(passes, kind, P, M, {"F": forward}, tokens=T)
     if kind == "zero-bubble":
-        dur = {"F": forward, "B": backward / 2, "W": backward / 2}
-        return Timeline(_zero_bubble_ops(P, M, dur), kind, P, M, dur)
-    orders = _gpipe_orders(P, M) if kind == "gpipe" else _1f1b_orders(P, M)
+        durations = {"F": forward, "B": backward / 2, "W": backward / 2}
+        orders = _zero_bubble_orders(P, M)
+    else:
+        durations = {"F": forward, "B": backward}
+        orders = _gpipe_orders(P, M) if kind == "gpipe" else _1f1b_orders(P, M)
     ops = [op for order in orders.values() for op in order]
-    dur = {op: forward if op[0] == "F" else backward for op in ops}
+    dur = {op: durations[op[0]] for op in ops}
     end = _times(orders, _training_deps(P, M, ops), dur)
     passes = [Pass(s, e - dur[(t, s, m)], e, f"{t}{m}") for (t, s, m), e in end.items()]
-    return Timeline(passes, kind, P, M, {"F": forward, "B": backward})
+    return Timeline(passes, kind, P, M, durations)
 
 
 def idle_fraction(timeline, window: tuple[float, float] | None = None) -> float:

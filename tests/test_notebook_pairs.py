@@ -220,13 +220,27 @@ def test_saving_in_jupyterlab_updates_the_pair_and_leaves_exercises_unpaired(tmp
         original = nbformat.read(ROOT / "notebooks" / "00_start_here.ipynb", as_version=4)
         assert [c.id for c in saved.cells] == [c.id for c in original.cells] + ["added-in-lab"]
 
+        # a learner runs a lecture notebook and JupyterLab autosaves it: the file keeps no outputs
+        ran = _api(base, token, "notebooks/00_start_here.ipynb?content=1")["content"]
+        code = next(c for c in ran["cells"] if c["cell_type"] == "code")
+        code["execution_count"] = 1
+        code["outputs"] = [{"output_type": "stream", "name": "stdout", "text": sentinel}]
+        _api(base, token, "notebooks/00_start_here.ipynb", {"type": "notebook", "format": "json", "content": ran})
+        on_disk = nbformat.read(tmp_path / "notebooks" / "00_start_here.ipynb", as_version=4)
+        assert all(c.outputs == [] and c.execution_count is None for c in on_disk.cells if c.cell_type == "code")
+        assert pair_problems(tmp_path, ("notebooks",)) == []
+
         # saving an exercise (or a learner's copy) writes the .ipynb alone: no pair appears
         for folder in UNPAIRED:
             path = f"{folder}/01_roofline_and_batching.ipynb"
             ex = _api(base, token, f"{path}?content=1")["content"]
             ex["cells"][0]["source"] += f"\n{sentinel}"
+            ex_code = next(c for c in ex["cells"] if c["cell_type"] == "code")
+            ex_code["outputs"] = [{"output_type": "stream", "name": "stdout", "text": sentinel}]
             _api(base, token, path, {"type": "notebook", "format": "json", "content": ex})
             assert sentinel in (tmp_path / path).read_text(encoding="utf-8")
+            kept = nbformat.read(tmp_path / path, as_version=4)      # a learner's outputs are theirs
+            assert any(c.outputs for c in kept.cells if c.cell_type == "code")
             assert sorted(p.name for p in (tmp_path / folder).iterdir() if p.name != ".ipynb_checkpoints") \
                 == ["01_roofline_and_batching.ipynb"]
         assert not [p for p in tmp_path.rglob("*.py") if "notebooks" not in p.parts]
