@@ -146,4 +146,14 @@ SAID = {
     # chapter 7 (notebook 08): nets and ciphers; the chapter is talk, so few numbers
     "new_ciphers_broken": 0.99,      # "almost all of them are broken, like 99%" (of newly invented ciphers)
     "revnet_skip_layers": 2,         # a RevNet layer is "a residual connection from two layers back"
+    # chapter 3 (notebook 04): pipeline parallelism across racks
+    "scaleout_slower": 8,            # scale-out is "typically about 8× slower" than scale-up
+    "boundary_dispatch_combine": 2,  # the ×2 Dwarkesh supplied: dispatch and combine
+    "typical_k": 8,                  # "k is often about 8 by itself"
+    "one_rack_per_layer": 1,         # "you can build a pipeline with even one rack per layer"
+    "pipeline_racks": 4,             # the diagrams: 4 racks (stages)
+    "model_1t_params": 1e12,         # "a 1T-parameter model ..."
+    "model_1t_bytes": 1e12,          # "... needs only about 1 TB" (fp8: one byte per parameter)
+    "rack_memory": "many tens of TB",   # a Blackwell rack (public: GB200 NVL72 13.4 TB, GB300 NVL72 20.7 TB)
+    "spread_racks": 8,               # "if you were willing to spread the weights over ~8 racks ..."
 }

@@ -255,7 +255,7 @@ def markdown() -> str:
     The symbol column is LaTeX; every `$` in the other columns is a dollar sign and is escaped.
     """
     def esc(text: str) -> str:
-        return text.replace("$", "\\$")
+        return text.replace("$", "<span>&#36;</span>")   # as prose.DOLLAR: JupyterLab typesets \$...\$ as math
     lines = ["| symbol | meaning | unit | the lecture's name |", "|---|---|---|---|"]
     lines += [f"| {s} | {esc(m)} | {esc(u)} | {esc(l)} |" for s, m, u, l in rows()]
     return "\n".join(lines)

@@ -203,6 +203,8 @@ LABELS = {"inference": "inference: micro-batches stream through, no bubble",
           "gpipe": "training, GPipe: forward all, backward all, hard stop",
           "1f1b": "training, 1F1B: one forward, one backward",
           "zero-bubble": "training, zero bubble ZB-H1 (Qi et al. 2024; not in the lecture)"}
+SHORT_LABELS = {"inference": "inference", "gpipe": "GPipe (training)", "1f1b": "1F1B (training)",
+                "zero-bubble": "zero bubble ZB-H1 (training; outside the lecture)"}
 
 
 class Pass(NamedTuple):
@@ -462,6 +464,6 @@ __all__ = ["scaleup_bytes_expr", "scaleout_bytes_expr", "t_up_expr", "t_out_expr
            "min_layers_per_stage", "min_layers_per_stage_k", "bandwidth_ratio", "registry_bandwidth_ratios",
            "makespan_expr", "busy_expr", "bubble_fraction_expr", "zero_bubble_idle_expr",
            "zero_bubble_fraction_expr", "inference_idle_expr", "bubble_fraction", "zero_bubble_fraction",
-           "inference_idle_fraction", "KINDS", "LABELS", "Pass", "Timeline", "parse", "schedule", "idle_fraction",
+           "inference_idle_fraction", "KINDS", "LABELS", "SHORT_LABELS", "Pass", "Timeline", "parse", "schedule", "idle_fraction",
            "weights_per_stage_expr", "hbm_per_chip_expr", "fill_context_expr", "Capacity", "capacity",
            "hbm_per_chip_needed", "fill_context"]

@@ -18,9 +18,16 @@ import sympy as sp
 from .notation import latex
 
 
+#: a dollar sign that no math typesetter pairs up. `\$` is not enough: JupyterLab 4's Markdown renderer
+#: unescapes it, then MathJax typesets the text between two of them ("$25 per million ... $150", seen
+#: in the browser test). A `$` alone in its own <span> (as an entity) is left alone by JupyterLab,
+#: nbconvert's HTML and GitHub alike.
+DOLLAR = "<span>&#36;</span>"
+
+
 def escape_dollars(text: str) -> str:
-    """Every unescaped `$` in `text` as `\\$`, so Markdown shows a dollar sign, not math."""
-    return re.sub(r"(?<!\\)\$", r"\\$", text)
+    """Every `$` in `text` (escaped as `\\$` or not) as DOLLAR, so Markdown shows a dollar sign, not math."""
+    return re.sub(r"\\?\$", DOLLAR, text)
 
 
 def markdown(text: str, math: bool = False):
@@ -48,4 +55,4 @@ def show(expr, lhs: str | None = None) -> None:
     display(equation(expr, lhs))
 
 
-__all__ = ["escape_dollars", "markdown", "say", "equation", "show"]
+__all__ = ["DOLLAR", "escape_dollars", "markdown", "say", "equation", "show"]

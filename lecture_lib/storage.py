@@ -24,7 +24,7 @@ from .units import DAY, HOUR, check_positive
 
 YEAR = 365.25 * DAY            # seconds
 KINDS = ("HBM", "DDR", "flash", "disk")
-FIGURES = ("capacity", "bandwidth", "cost")
+FIGURES = ("capacity", "bandwidth", "price_usd", "dollars_per_hour")   # fields a per-figure source names
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,9 @@ class Device:
         return None if self.price_usd is None else self.price_usd / self.capacity
 
     def source_for(self, figure: str) -> Source | None:
+        """The Source of 'capacity', 'bandwidth' or 'cost' (the price or the rental, whichever the row gives)."""
+        if figure == "cost":
+            return self.sources.get("price_usd") or self.sources.get("dollars_per_hour")
         return self.sources.get(figure)
 
 
@@ -109,10 +112,10 @@ def _with_chip(path, label: str, row: dict) -> dict:
         chip = hardware.get(name)
     except KeyError as err:
         raise RegistryError(path, label, "chip", str(err)) from None
-    cost = row["source"] if isinstance(row["source"], Source) else row["source"]["cost"]
+    given = row["source"] if isinstance(row["source"], dict) else {f: row["source"] for f in FIGURES[2:] if f in row}
     return dict(row, capacity=chip.hbm_capacity, bandwidth=chip.hbm_bandwidth,
                 source={"capacity": chip.source_for("hbm_capacity"), "bandwidth": chip.source_for("hbm_bandwidth"),
-                        "cost": cost})
+                        **{f: src for f, src in given.items() if f in FIGURES[2:]}})
 
 
 def load(path=DATA / "storage.toml") -> dict[str, Device]:

@@ -38,6 +38,8 @@ CHROMIUM_ARGS = ["--disable-gpu", "--disable-quic", "--no-first-run", "--disable
 
 #: an explorer's box: a widget VBox whose direct children include the figure (an Image widget)
 EXPLORER = ".widget-vbox:has(> img.widget-image)"
+#: its controls, in order: dropdowns and sliders (selection, range and float sliders)
+CONTROLS = ".widget-dropdown, .widget-slider"
 
 # JupyterLab settings for a test run: no autosave (the notebooks are the repository's), every cell in the
 # DOM (no windowing), no news or update checks (no network)
@@ -253,7 +255,7 @@ def explorer_controls(explorer) -> list[dict]:
     """The controls of one explorer box: [{"kind": "select"|"slider", "index": i}, ...] in order."""
     return explorer.evaluate("""(box) => {
         const out = [];
-        box.querySelectorAll('.widget-box > .jupyter-widgets').forEach((w, i) => {
+        box.querySelectorAll('.widget-dropdown, .widget-slider').forEach((w, i) => {
             if (w.querySelector('select')) out.push({kind: 'select', index: i});
             else if (w.querySelector('.noUi-handle')) out.push({kind: 'slider', index: i});
         });
@@ -262,7 +264,7 @@ def explorer_controls(explorer) -> list[dict]:
 
 
 def _control(explorer, index: int):
-    return explorer.locator(".widget-box > .jupyter-widgets").nth(index)
+    return explorer.locator(CONTROLS).nth(index)
 
 
 def press_key(page, explorer, control: dict, forward: bool | None = None) -> None:

@@ -94,11 +94,11 @@ def test_fast_mode_explorer_finds_the_context_for_the_target():
     ex = explorers.get("fast_mode")()                      # the problem-8 toy: wall 166,667 tokens
     wall = 2 * 100e9 / (2 * 300 * 512e12) * 512e12 / 2e3
     assert ex.state["context_for_target"] == pytest.approx(0.6 * wall, rel=1e-9)     # 2.5x: x = 3/5
-    assert ex.plot.need_marker.get_xdata()[0] == pytest.approx(9 / 14 * wall, rel=1e-9)   # at 6x: 9/14
+    assert ex.plot.need_marker.get_xdata()[0] == pytest.approx(9 / 14, rel=1e-9)   # at 6x: 9/14 of the wall
     ex.controls["target"].value = 2
     assert ex.state["context_for_target"] == pytest.approx(0.5 * wall, rel=1e-9)     # 1/(1-x) = 2
     cx, cy = ex.plot.ctx_ceiling.get_data()
-    np.testing.assert_allclose(cy, 1 / (1 - cx / wall), rtol=1e-9)
+    np.testing.assert_allclose(cy, 1 / (1 - cx), rtol=1e-9)          # x = context ÷ balance context
 
 
 def test_explorer_image_is_shown_at_its_pixel_width():

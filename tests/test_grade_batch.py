@@ -98,8 +98,13 @@ def _grade(args):
     return status, buf.getvalue(), err.getvalue()
 
 
+CANARIES = [ROOT / "lecture_lib" / "units.py", ROOT / "solutions" / "hacked.txt", Path.cwd() / "hacked.txt"]
+
+
 def _course_state():
-    return digests(ROOT / "lecture_lib") | digests(ROOT / "solutions") | digests(ROOT / "exercises")
+    """The course files the vandal aims at (the whole course folder would also catch the edits of
+    people working in this checkout while the test runs)."""
+    return {p: (p.read_bytes() if p.exists() else None) for p in CANARIES}
 
 
 @pytest.fixture(scope="module")
@@ -144,15 +149,14 @@ def batch(tmp_path_factory):
         nbformat.v4.new_code_cell('check("02.drain_ms", answer)'),
         nbformat.v4.new_code_cell('check("02.train_mean_ms", answer)')]))
     if BWRAP:     # only inside the sandbox: without it these writes would really happen
-        targets = [sub / "honest.ipynb", base / "class" / "alice" / MINI, ROOT / "lecture_lib" / "units.py",
-                   ROOT / "solutions" / "hacked.txt", Path.cwd() / "hacked.txt", sols / MINI,
+        targets = [sub / "honest.ipynb", base / "class" / "alice" / MINI, *CANARIES, sols / MINI,
                    base / "out" / "grades.csv", right_nb]
         vandal = ("import os\nfor t in %r:\n    try:\n        open(t, 'w').write('vandalised')\n"
                   "    except OSError as e:\n        print(type(e).__name__)\n"
                   "import socket\ntry:\n    socket.create_connection(('1.1.1.1', 53), timeout=2)\n"
                   "    print('NETWORK')\nexcept OSError:\n    print('no network')") % [str(t) for t in targets]
         w("vandal", notebook(RIGHT, [vandal]))
-    before = digests(base) | _course_state()
+    before = digests(base) | _course_state()     # submissions, solutions, the grader's folder
     cwd_before = sorted(os.listdir(Path.cwd()))
     t0 = time.monotonic()
     status, stdout, stderr = _grade([sub, base / "class", "--solutions", sols, "--timeout", TIMEOUT_S,
@@ -227,7 +231,7 @@ def test_nothing_else_changes(batch):
 
 def test_wrong_assignment_is_flagged(batch):
     row = batch["rows"]["wrong_assignment"]
-    assert "WRONG ASSIGNMENT" in row["notes"] and "02_balance_batch" in row["notes"]
+    assert "WRONG ASSIGNMENT? its problems belong to notebook 02" in row["notes"]
     assert set(batch["rows"]["honest"]) == set(row)            # no columns of another assignment
     fb = (batch["base"] / "out" / "feedback" / "wrong_assignment.md").read_text()
     assert "WRONG ASSIGNMENT" in fb
@@ -245,9 +249,10 @@ def test_the_report_says_whether_runs_were_sandboxed(batch):
 
 @pytest.mark.skipif(not BWRAP, reason=f"bwrap sandbox unavailable here: {WHY_NO_BWRAP}")
 def test_vandal_in_the_sandbox_writes_nothing_and_keeps_its_points(batch):
+    """Its writes all failed (test_nothing_else_changes), its right answers still count."""
     assert total(batch["rows"], "vandal") == FULL
-    fb = (batch["base"] / "out" / "feedback" / "vandal.md").read_text()
-    assert "review by hand" not in fb or "vandal" in fb
+    assert batch["rows"]["vandal"]["sandboxed"] == "yes"
+    assert not any(p.exists() for p in CANARIES[1:])
 
 
 def test_without_sandbox_processes_still_end(tmp_path):

@@ -14,6 +14,21 @@ from grade_fixtures import notebook, write
 from practice_helpers import ROOT
 
 SECRET = "course-secret-for-tests"
+
+
+def _values(student):
+    with variants.applied("01", variants.draw(SECRET, student, "01")):
+        return {pid: float(get(pid).expected()) for pid in VARYING}
+
+
+def two_students():
+    """alice, and the first classmate whose variant differs from hers on every problem of the test
+    (two draws can land within the tolerance of each other on one problem: kv_fetch depends on
+    batch x context only)."""
+    load_banks()
+    a = _values("alice")
+    return "alice", next(s for s in (f"student{i:02d}" for i in range(100))
+                         if all(abs(_values(s)[p] / a[p] - 1) > 0.05 for p in VARYING))
 # problems whose numbers vary (batch, context, rent, bug model)
 VARYING = {
     "01.t_compute_ms": "answer = 2 * GIVEN.batch * m.active_params / hw.flops(GIVEN.weight_dtype) / MS",
@@ -40,9 +55,11 @@ def test_draw_is_hmac_of_id_and_secret_and_in_range():
 
 def test_applied_restores_the_defaults_and_rejects_values_out_of_range():
     load_banks()
-    default = get("01.t_compute_ms").expected()
+    from lecture_lib.practice.bank_01 import GIVEN
+    default, batch = get("01.t_compute_ms").expected(), GIVEN.batch
     with variants.applied("01", {"batch": 4096}):
-        assert get("01.t_compute_ms").expected() == pytest.approx(default * 4096 / 2048)
+        assert get("01.t_compute_ms").expected() == pytest.approx(default * 4096 / batch)
+    assert GIVEN.batch == batch
     assert get("01.t_compute_ms").expected() == default
     with pytest.raises(ValueError, match="allowed"):
         with variants.applied("01", {"batch": 7}):
@@ -72,11 +89,9 @@ def graded(tmp_path_factory):
     base = tmp_path_factory.mktemp("variants")
     load_banks()
     sols = write(notebook(VARYING), base / "solutions" / "01_var.ipynb").parent
-    draws = {who: variants.draw(SECRET, who, "01") for who in ("alice", "bob")}
-    values = {}
-    for who, givens in draws.items():
-        with variants.applied("01", givens):
-            values[who] = {pid: float(get(pid).expected()) for pid in VARYING}
+    alice, bob = two_students()
+    draws = {"alice": variants.draw(SECRET, alice, "01"), "bob": variants.draw(SECRET, bob, "01")}
+    values = {"alice": _values(alice), "bob": _values(bob)}
     use = "from lecture_lib.practice.variants import use_givens\nuse_givens('01', {!r})"
     for who, other in (("alice", "bob"), ("bob", "alice")):
         own = notebook(VARYING)       # computes from GIVEN, set to the student's numbers first
@@ -86,7 +101,9 @@ def graded(tmp_path_factory):
         copied = notebook({pid: f"answer = {values[other][pid]!r}" for pid in VARYING})
         copied.cells.insert(0, nbformat.v4.new_code_cell(use.format(draws[other])))
         write(copied, base / "copied" / who / "01_var.ipynb")
-    (base / "roster.csv").write_text("student\nalice\nbob\n")
+    for kind in ("own", "copied"):                   # the classmate's folder carries their id
+        (base / kind / "bob").rename(base / kind / bob)
+    (base / "roster.csv").write_text(f"student\nalice\n{bob}\n")
     (base / "key").write_text(SECRET)
     out = {}
     for kind in ("own", "copied"):
@@ -95,6 +112,7 @@ def graded(tmp_path_factory):
                     "--csv", str(base / f"{kind}.csv")]) == 0
         with open(base / f"{kind}.csv", newline="") as f:
             out[kind] = {r["student"]: r for r in csv.DictReader(f)}
+    out = {kind: {("bob" if s == bob else s): r for s, r in rows.items()} for kind, rows in out.items()}
     return draws, values, out
 
 

@@ -17,6 +17,7 @@ from .balance import BalanceExplorer, FastModeExplorer, TrainExplorer
 from .training import CostSplitExplorer, OvertrainingExplorer
 from .pricing import KvFromPriceExplorer, TierExplorer
 from .mixing import AvalancheExplorer
+from .pipeline import BoundaryExplorer, ScheduleExplorer
 
 REGISTRY: dict[str, type] = {
     "latency_vs_batch": LatencyExplorer,
@@ -30,6 +31,8 @@ REGISTRY: dict[str, type] = {
     "cache_tiers": TierExplorer,
     "kv_from_price": KvFromPriceExplorer,
     "avalanche": AvalancheExplorer,
+    "rack_boundary": BoundaryExplorer,
+    "pipeline_schedule": ScheduleExplorer,
 }
 
 

@@ -192,6 +192,10 @@ class Explorer:
             self._widget = widgets.VBox(parts)
         return self._widget
 
-    def _ipython_display_(self):
-        from IPython.display import display
-        display(self.widget)
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """The live widget (JupyterLab picks it) plus the current picture as image/png, the static
+        fallback that nbconvert's HTML (`make html`), GitHub and an untrusted notebook show."""
+        import base64
+        bundle = dict(self.widget._repr_mimebundle_() or {})
+        bundle["image/png"] = base64.b64encode(bytes(self.image.value)).decode("ascii")
+        return bundle

@@ -273,7 +273,8 @@ class FastModePlot(LivePlot):
     """
 
     M = np.geomspace(1, 100, 120)
-    CTX_POINTS = 120
+    X = np.linspace(0, 0.995, 100)        # context ÷ balance context, the right panel's x
+    YMAX = 6.0                            # fixed limits: no control change redraws the axes
     DEFAULT_SCENARIO = next(iter(FAST_SCENARIOS))
     FIGSIZE = (9.6, 4.0)     # two panels; 960 × 400 px at 100 dpi, shown at that size
 
@@ -300,8 +301,10 @@ class FastModePlot(LivePlot):
         self.ctx_marker = a2.axvline(1, color="C1", lw=1)
         self.need_marker = a2.axvline(1, color="C3", lw=1, ls=":")
         self.need_text = a2.text(0.03, 0.04, "", transform=a2.transAxes, ha="left", va="bottom", fontsize=8)
-        a2.set_xscale("log")
-        a2.set_xlabel("context L_ctx (tokens); right edge: the balance context")
+        a2.set_xlim(0, 1)
+        a2.set_ylim(0, self.YMAX)
+        ax.set_ylim(0, self.YMAX)
+        a2.set_xlabel("context ÷ balance context (no batch balances at 1)")
         a2.set_title("Where a speed-up becomes possible", fontsize=10)
         a2.legend(fontsize=7, loc="upper left")
         self.dynamic(self.curve, self.ceiling, self.dot, self.slow, self.text, self.ctx_ceiling,
@@ -333,30 +336,25 @@ class FastModePlot(LivePlot):
         sp_ = t.speedup_for_cost(multiple)
         self.dot.set_data([multiple], [sp_])
         self.slow.set_data([1.0], [1.0])
-        # right panel: speed-up against context, up to the wall (fixed limits per scenario)
+        # right panel: speed-up against context as a fraction of the balance context (same axes for
+        # every scenario, so a control change never redraws them)
         wall = t.balance_context
-        lo, hi = wall / 1e3, wall
-        ctx = np.geomspace(lo, wall * 0.999, self.CTX_POINTS)
+        ctx = self.X * wall
         ceil_c = t.ceiling_at(ctx)
         at_m = t.speedup_for_cost_at(multiple, ctx)
-        self.ctx_ceiling.set_data(ctx, ceil_c)
-        self.ctx_curve.set_data(ctx, at_m)
+        self.ctx_ceiling.set_data(self.X, ceil_c)
+        self.ctx_curve.set_data(self.X, at_m)
         need_any = t.context_for_speedup(target)
         need_m = t.context_for_speedup(target, multiple)
         self.target_line.set_ydata([target] * 2)
-        self.ctx_marker.set_xdata([t.context] * 2)
-        self.ctx_marker.set_visible(t.context > lo)
-        self.need_marker.set_xdata([need_m] * 2)
-        self.need_marker.set_visible(need_m > lo)
+        self.ctx_marker.set_xdata([t.context / wall] * 2)
+        self.need_marker.set_xdata([need_m / wall] * 2)
         self.need_text.set_text(f"{target:g}× from {fmt(need_any)} tokens (any price)\n"
-                                f"from {fmt(need_m)} at {multiple:g}× the price (dotted)")
-        # y limits from a short ladder, so the cached background survives most control changes
-        top = next((y for y in (4.0, 6.0, 10.0, 20.0, 50.0) if max(t.max_speedup, target) * 1.4 <= y), 100.0)
-        self.ax.set_ylim(0, top)
-        self.ax_ctx.set_ylim(0, top)
-        self.ax_ctx.set_xlim(lo, hi)
+                                f"from {fmt(need_m)} at {multiple:g}× the price (dotted)\n"
+                                f"balance context {fmt(wall)} tokens")
         self.text.set_text(f"{fmt(t.context)} tokens: {multiple:g}× price → batch {fmt(b)} of "
-                           f"{fmt(t.balance_batch)}\n{sp_:.2f}× faster; ceiling {t.max_speedup:.2f}×")
+                           f"{fmt(t.balance_batch)}\n{sp_:.2f}× faster; ceiling {t.max_speedup:.2f}×"
+                           + (" (off the chart)" if t.max_speedup > self.YMAX else ""))
         self.toy = t
         self.state = dict(multiple=multiple, batch=b, speedup=sp_, ceiling=t.max_speedup,
                           balance_batch=t.balance_batch, curve_x=self.M, curve_y=s, context=t.context,

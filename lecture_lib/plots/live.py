@@ -27,7 +27,7 @@ import io
 import textwrap
 
 import numpy as np
-from matplotlib.legend import Legend
+from matplotlib.patches import Rectangle
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
@@ -54,8 +54,13 @@ class LivePlot:
         self.message = self.figure.text(0.5, 0.5, "", ha="center", va="center", fontsize=10,
                                         color="#a00", zorder=10,
                                         bbox=dict(facecolor="white", edgecolor="#a00", pad=6))
+        # while a message shows, a white sheet over the whole figure hides the empty axes and the
+        # legends (blitted like the data: no full redraw), and the box sits on it
+        self._sheet = Rectangle((0, 0), 1, 1, transform=self.figure.transFigure, facecolor="white",
+                                edgecolor="none", zorder=9, visible=False)
+        self.figure.add_artist(self._sheet)
         self._message_on = False
-        self.dynamic(self.message)
+        self.dynamic(self._sheet, self.message)
 
     # --- building -------------------------------------------------------------------------------
     def dynamic(self, *artists):
@@ -81,13 +86,12 @@ class LivePlot:
             if legend is not None:
                 key += [t.get_text() for t in legend.get_texts()]
         key += [t.get_text() for t in self.figure.texts if t not in self._dynamic]
-        key.append(self._message_on)          # a message hides the legends: a different background
         return tuple(key)
 
     # --- messages (invalid parameter combinations) ----------------------------------------------
     def show_message(self, text: str):
-        """Hide the data and the legends and show `text` in a box inside the first axes (used when
-        parameters are invalid). The text is wrapped to fit the axes (all of them together), so the
+        """Hide the data, axes and legends under a white sheet and show `text` in a box over the axes
+        (used when parameters are invalid). The text is wrapped to fit the axes (all of them together), so the
         box is never clipped."""
         boxes = [ax.get_position().extents for ax in self.figure.axes] or [(0.05, 0.05, 0.95, 0.95)]
         x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
@@ -98,17 +102,19 @@ class LivePlot:
         self.message.set_text("\n".join(textwrap.wrap(text, chars)) or text)
         self.message.set_position(((x0 + x1) / 2, (y0 + y1) / 2))
         self._message_on = True
+        self._sheet.set_visible(True)
         self.state = {"error": text}
 
     def clear_message(self):
         self.message.set_text("")
         self._message_on = False
+        self._sheet.set_visible(False)
 
     # --- rendering ------------------------------------------------------------------------------
     def _visible_dynamic(self):
         if self._message_on:
-            return [self.message]
-        return [a for a in self._dynamic if a is not self.message and a.get_visible()]
+            return [self._sheet, self.message]
+        return [a for a in self._dynamic if a not in (self.message, self._sheet) and a.get_visible()]
 
     def render_png(self) -> bytes:
         """The figure as PNG bytes (what an explorer displays); fast when only data changed."""
@@ -134,30 +140,22 @@ class LivePlot:
         image.convert("RGB").save(buf, format="png", compress_level=1)   # opaque figure: RGB is smaller
         return buf.getvalue()
 
-    def _legends(self):
-        return [ax.get_legend() for ax in self.figure.axes if ax.get_legend() is not None]
-
     def _full_draw(self):
-        """Draw everything static. While a message shows, the legends are left out (the box covers
-        the axes, and a legend beside it would describe lines that are not drawn)."""
-        if self._chrome_regions is None:      # first draw: everything, and keep the chrome's pixels
+        if self._chrome_regions is None:
             self.canvas.draw()
             renderer = self.canvas.get_renderer()
             self._chrome_regions = [self.canvas.copy_from_bbox(a.get_window_extent(renderer).padded(2))
                                     for a in self._chrome]
-            if not self._message_on:
-                return
-        hidden = list(self._chrome) + (self._legends() if self._message_on else [])
-        for a in hidden:
+            return
+        for a in self._chrome:
             a.set_visible(False)
         try:
             self.canvas.draw()
         finally:
-            for a in hidden:
+            for a in self._chrome:
                 a.set_visible(True)
-        for a, region in zip(self._chrome, self._chrome_regions):
-            if not (self._message_on and isinstance(a, Legend)):
-                self.canvas.restore_region(region)
+        for region in self._chrome_regions:
+            self.canvas.restore_region(region)
 
     def _repr_png_(self) -> bytes:
         return self.render_png()

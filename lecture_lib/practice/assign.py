@@ -1,5 +1,10 @@
 """Generate exercises/ from solutions/:  python -m lecture_lib assign [--check]
 
+Per-student worksheets:  python -m lecture_lib assign --roster roster.csv --secret-file KEY [--out DIR]
+writes DIR/<student>/<notebook>.ipynb (default DIR: worksheets/): the exercise notebook plus, before its
+first code cell, a locked cell with that student's own givens (`variants.use_givens`), drawn from the
+student id and the course secret (see `variants`). exercises/ is not touched.
+
 Markers (nbgrader's own; the nbgrader cell metadata that goes with them is derived, see below):
 
 Code cell (the answer cell; the check call sits in the next cell, or after the block):

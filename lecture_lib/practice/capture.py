@@ -19,7 +19,7 @@ Encoded forms, {"t": kind, ...}:
   nan/inf) | complex re im | str v (at most MAX_STR characters) | sympy tree | container type n
   (list/tuple/set/dict/array: its length, enough for check()'s messages) | other type (its name).
 A SymPy tree is [node, args...] with node one of SYMPY_NODES, or ["Symbol", name],
-["Integer", "123"], ["Rational", "p", "q"], ["Float", "1.5"], ["S", "Pi"].
+["Integer", "123"], ["Rational", "p", "q"], ["Float", "1.5"], ["S", "Pi"], ["Function", "f", args...] (an undefined function applied).
 """
 from __future__ import annotations
 
@@ -62,6 +62,8 @@ def _sympy_tree(expr, budget):
     for name in SYMPY_CONSTANTS:
         if expr is getattr(sympy.S, name, None):
             return ["S", name]
+    if isinstance(expr, sympy.core.function.AppliedUndef):       # f(b) with f = sympy.Function("f")
+        return ["Function", expr.func.__name__] + [_sympy_tree(a, budget) for a in expr.args]
     name = type(expr).__name__
     if name not in SYMPY_NODES:
         raise Unreadable(f"a SymPy {name}")
@@ -170,6 +172,10 @@ def _rebuild_sympy(tree, budget):
         return sympy.Integer(int(args[0])) if node == "Integer" else sympy.Rational(int(args[0]), int(args[1]))
     if node == "Float":
         return sympy.Float(_float(args[0] if len(args) == 1 else None))
+    if node == "Function":
+        if not args or not isinstance(args[0], str) or not args[0].isidentifier():
+            raise Unreadable("a malformed function")
+        return sympy.Function(args[0])(*[_rebuild_sympy(a, budget) for a in args[1:]])
     if node == "S":
         if len(args) != 1 or args[0] not in SYMPY_CONSTANTS:
             raise Unreadable("an unknown SymPy constant")

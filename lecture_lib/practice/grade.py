@@ -163,6 +163,14 @@ def _by_content(raw: bytes, assignments: dict) -> str | None:
     return best if best is not None and ids & set(assignments[best]) else None
 
 
+def _ids_in(path: Path) -> set[str]:
+    """The problem ids a notebook's check() calls name."""
+    try:
+        return set(_ID_RE.findall(path.read_bytes().decode("utf-8", "replace")))
+    except OSError:
+        return set()
+
+
 def _normal_name(name: str) -> str:
     name = Path(name).name
     return name if name.endswith(".ipynb") else name + ".ipynb"
@@ -446,10 +454,13 @@ def grade(paths, timeout: float = DEFAULT_TIMEOUT_S, memory_mb: int = DEFAULT_ME
                 if not expected:
                     rep.notes.append(f"{path.name}: cannot tell which assignment this is "
                                      "(no matching solutions notebook); use --assignment")
-                elif content[path] and content[path] != name:
-                    rep.notes.append(f"{path.name}: WRONG ASSIGNMENT? its problems belong to "
-                                     f"{content[path]}, but it was graded as {name}"
-                                     f"{'' if forced else ' (use --assignment to choose)'}")
+                else:
+                    own = _ids_in(path)
+                    if own and not own & set(expected):
+                        where = content[path] or "notebook " + ", ".join(sorted({i.split(".")[0] for i in own}))
+                        rep.notes.append(f"{path.name}: WRONG ASSIGNMENT? its problems belong to "
+                                         f"{where}, but it was graded as {name}"
+                                         f"{'' if forced else ' (use --assignment to choose)'}")
                 captures, notes, executed = run_notebook(path, timeout, memory_mb, box, hidden)
                 rep.notes += notes
                 flagged = _suspicious(executed)

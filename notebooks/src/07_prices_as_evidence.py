@@ -472,7 +472,7 @@ guessed = {"HBM": fmt(L["drain_s"], "s"), "DDR": f"{fmt(L['drain_ddr_s'][0], 's'
            "flash": fmt(L["drain_flash_s"], "s"), "disk": fmt(L["drain_disk_s"], "s")}
 for r in drains:
     d = r["device"]
-    q = ", ".join(f"{f} {d.source_for(f).quality}" for f in storage.FIGURES)
+    q = ", ".join(f"{f} {d.source_for(f).quality}" for f in ("capacity", "bandwidth", "cost"))
     table.append(f"| {r['name']} | {fmt(r['capacity'], 'B')} | {fmt(r['bandwidth'], 'B/s')} | {fmt(r['drain_s'], 's')} | "
                  f"{guessed[r['kind']]} | {q} |")
 say("\n".join(table))
