@@ -3,8 +3,9 @@
     from lecture_lib import hardware, models, roofline, training, prices, units, notation
 """
 from . import hardware, models, notation, prices, roofline, training, units  # noqa: F401
-from . import balance, fastmode, formula, moe, queueing, traffic  # noqa: F401
+from . import balance, fastmode, formula, moe, queueing, routing, traffic  # noqa: F401
 from . import mixing  # noqa: F401
+from . import pipeline  # noqa: F401
 from .units import fmt  # noqa: F401
 
 __version__ = "0.1.0"

@@ -156,4 +156,38 @@ SAID = {
     "model_1t_bytes": 1e12,          # "... needs only about 1 TB" (fp8: one byte per parameter)
     "rack_memory": "many tens of TB",   # a Blackwell rack (public: GB200 NVL72 13.4 TB, GB300 NVL72 20.7 TB)
     "spread_racks": 8,               # "if you were willing to spread the weights over ~8 racks ..."
+    # chapter 4 (notebook 05): the memory wall; rumours and guesses are marked
+    "capex_memory_share": 0.5,       # Dylan Patel via Dwarkesh: ~50% of hyperscaler CapEx on memory (UNVERIFIED, relayed)
+    "hyperscaler_capex": 1e12,       # "high hundreds of billions, maybe a trillion" dollars (a guess)
+    "smartphone_drop": 0.30,         # smartphone volume might drop ~30% (relayed by Dwarkesh)
+    "expert_parallel": 64,           # E: 64 GPUs of a rack hold the experts
+    "pipeline_stages": 4,            # P: 4 racks
+    "micro_batch_first": 2000,       # b first said as "~2,000", then corrected to "300 × sparsity"
+    "hop_s": 2.5 * MS,               # "a few ms" per rack hop (our reading: 4 hops ≈ 10 ms); erratum 12: ±10×
+    "hop_uncertainty": 10,           # "could be off by an order of magnitude"
+    "hop_added_s": 10 * MS,          # "~10 ms per token" for about 4 stages
+    "hop_step_before_s": 20 * MS,    # a step goes from about 20 ms ...
+    "hop_step_after_s": 30 * MS,     # ... to about 30 ms
+    "bw_growth_low": 1.5,            # HBM bandwidth per GPU grows "1.5-2× per generation"
+    "bw_growth_high": 2.0,
+    "scaleup_growth": 8,             # n_scale-up "grew 8×" from Hopper (8) to Blackwell (72: really 9×; 64 used = 8×)
+    "deepseek_pp_stages": 2,         # "maybe 2 stages, just enough for weight storage" (not in DeepSeek's papers)
+    # chapter 2: MoE on racks (notebook 03)
+    "route_fraction": 1 / 32,        # the router sends each token to "1 in 32" experts (an example)
+    "rack_gpus": 72,                 # a Blackwell rack: 72 GPUs ...
+    "ep_used_gpus": 64,              # ... "use 64 and ignore 8" for 256 experts ...
+    "experts_per_gpu": 4,            # ... 4 experts per GPU (the drawing simplifies to 2)
+    "drawn_experts_per_gpu": 2,
+    "rack_holds_gpus": 64,           # "a rack holds about 64 GPUs/XPUs"
+    "switch_hops": 2,                # GPU -> NVSwitch -> GPU: any GPU reaches any other in 2 hops
+    "two_rack_leave": 1 / 2,         # two racks: "about half the routed tokens must leave the rack"
+    "hopper_domain": 8,              # scale-up domain: Hopper 8 ...
+    "blackwell_domain": 72,          # ... Blackwell 72 ...
+    "rubin_domain": 500,             # ... Rubin "500 and something" (erratum 5: Rubin Ultra NVL576, counting dies)
+    "rubin_real_gain": 4,            # "a genuine ~4x" beyond the Jensen math
+    "hopper_box_bytes": 640 * GB,    # an 8-GPU Hopper box "about 640 GB" (2022)
+    "blackwell_rack_bytes": (10 * TB, 20 * TB),   # Blackwell rack "~10-20 TB"
+    "gpt4_year": 2023,               # GPT-4 released 2023 ...
+    "gpt4_params": 1e12,             # ... RUMOURED at over 1T parameters (erratum 15: unverified)
+    "dwarkesh_model_params": 5e12,   # Dwarkesh's HYPOTHESIS: "~5T model plus KV" fits a Blackwell rack
 }

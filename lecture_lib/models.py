@@ -33,6 +33,11 @@ class Model:
     kv_lora_rank, qk_rope_dim: MLA latent size and decoupled RoPE dims (None if not MLA).
     n_sliding_layers, sliding_window: layers with windowed attention and their window (tokens).
     n_experts, experts_per_token, n_shared_experts: MoE routing (None/0 for dense models).
+    n_dense_layers: leading layers of an MoE model with a dense MLP instead of experts (DeepSeek-V3: 3).
+    d_ff, d_ff_expert: hidden width of the dense MLP and of one expert's MLP (None where not recorded).
+    vocab_size: tokens in the vocabulary (embedding and output head are untied in every row here).
+    q_lora_rank: MLA's query compression rank (None: the query is projected directly).
+    The last five let `moe.param_budget` account the parameters from the config (chapter 2).
     """
     name: str
     total_params: float
@@ -49,6 +54,11 @@ class Model:
     n_experts: int | None = None
     experts_per_token: int | None = None
     n_shared_experts: int = 0
+    n_dense_layers: int = 0
+    d_ff: int | None = None
+    d_ff_expert: int | None = None
+    vocab_size: int | None = None
+    q_lora_rank: int | None = None
     training_tokens: float | None = None   # pre-training tokens, where published
     year: int | None = None
     source: Source | dict | None = None
@@ -71,6 +81,12 @@ class Model:
             raise ValueError(f"n_sliding_layers must be between 0 and n_layers={self.n_layers}")
         if self.n_sliding_layers and not self.sliding_window:
             raise ValueError("sliding_window (tokens) is required when n_sliding_layers > 0")
+        if not 0 <= self.n_dense_layers <= self.n_layers:
+            raise ValueError(f"n_dense_layers must be between 0 and n_layers={self.n_layers}, got {self.n_dense_layers!r}")
+        for name in ("d_ff", "d_ff_expert", "vocab_size", "q_lora_rank"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
         if (self.kv_lora_rank is None) != (self.qk_rope_dim is None):
             raise ValueError("MLA needs both kv_lora_rank and qk_rope_dim")
         object.__setattr__(self, "sources", spread_sources(self.source, FIGURES))
@@ -92,6 +108,11 @@ class Model:
     @property
     def is_moe(self) -> bool:
         return bool(self.n_experts)
+
+    @property
+    def n_moe_layers(self) -> int:
+        """Layers whose MLP is a mixture of experts (0 for a dense model)."""
+        return self.n_layers - self.n_dense_layers if self.is_moe else 0
 
     @property
     def sparsity(self) -> float:
@@ -188,6 +209,11 @@ _FIELDS = {
     "n_experts": Field("count"),
     "experts_per_token": Field("count"),
     "n_shared_experts": Field("count0"),
+    "n_dense_layers": Field("count0"),
+    "d_ff": Field("count"),
+    "d_ff_expert": Field("count"),
+    "vocab_size": Field("count"),
+    "q_lora_rank": Field("count"),
     "training_tokens": Field("number"),
     "year": Field("count"),
     "source": Field("source", required=True),

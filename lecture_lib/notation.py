@@ -117,7 +117,26 @@ M_mb = _s("M_mb")
 t_F = _s("t_F")
 t_B = _s("t_B")
 t_W = _s("t_W")
+# chapter 4: the memory wall (lecture_lib/memory.py)
+b_mb = _s("b_mb")
+c_mem = _s("c_mem")
+t_hop = _s("t_hop")
 
+# chapter 2: MoE on racks, the all-to-all (lecture_lib/moe.py)
+d_ff = _s("d_ff")
+d_ffe = _s("d_ff_expert")
+V_voc = _s("V_vocab")
+L_moe = _s("L_moe")
+L_dense = sp.Symbol("L_dense", nonnegative=True)
+n_shx = sp.Symbol("n_shared", nonnegative=True)
+r_q = _s("r_q")
+r_kv = _s("r_kv")
+d_rope = _s("d_rope")
+b_disp = _s("b_disp")
+b_comb = _s("b_comb")
+R_rk = _s("R_racks")
+t_net = _s("t_net")
+f_wt = _s("f_wt")
 LATEX = {
     B: "B", N_act: r"N_{\mathrm{active}}", N_tot: r"N_{\mathrm{total}}", b_w: r"b_{w}",
     L_ctx: r"L_{\mathrm{ctx}}", b_kv: r"b_{\mathrm{kv}}", l_pass: r"\ell_{\mathrm{pass}}",
@@ -142,6 +161,11 @@ LATEX = {
     n_kv: r"n_{\mathrm{KV\,heads}}", d_head: r"d_{\mathrm{head}}", b_el: r"b_{\mathrm{el}}", f_win: r"f_{\mathrm{win}}",
     L_st: r"L_{\mathrm{stage}}", W_up: r"W_{\mathrm{up}}", W_out: r"W_{\mathrm{out}}", rho_bw: r"\rho_{\mathrm{bw}}",
     M_mb: "M", t_F: r"t_{F}", t_B: r"t_{B}", t_W: r"t_{W}",
+    b_mb: r"b_{\mathrm{micro}}", c_mem: r"c_{\mathrm{mem}}", t_hop: r"t_{\mathrm{hop}}",
+    d_ff: r"d_{\mathrm{ff}}", d_ffe: r"d_{\mathrm{ff,expert}}", V_voc: "V", L_moe: r"L_{\mathrm{MoE}}",
+    L_dense: r"L_{\mathrm{dense}}", n_shx: r"n_{\mathrm{shared}}", r_q: r"r_{q}", r_kv: r"r_{kv}",
+    d_rope: r"d_{\mathrm{rope}}", b_disp: r"b_{\mathrm{dispatch}}", b_comb: r"b_{\mathrm{combine}}",
+    R_rk: "R", t_net: r"t_{\mathrm{net}}", f_wt: r"f_{w}",
 }
 
 TABLE: list[Entry] = [
@@ -234,6 +258,23 @@ TABLE: list[Entry] = [
     Entry(t_F, "time of one micro-batch's forward pass through one stage", "s (or stage-passes)", "forward", 3),
     Entry(t_B, "time of one micro-batch's backward pass through one stage: the gradient for the input (B)", "s (or stage-passes)", "backward", 3),
     Entry(t_W, "time of one micro-batch's weight-gradient pass through one stage (W; zero-bubble splits it from B)", "s (or stage-passes)", "(weight-gradient step)", 3),
+    Entry(b_mb, "micro-batch size: sequences in one micro-batch (one train leaving every step)", "sequences", "b", 4),
+    Entry(c_mem, "memory one GPU needs: its share of the weights and of the KV caches", "bytes", "c_mem", 4),
+    Entry(t_hop, "latency of one rack-to-rack hop (GPU, NIC, switch, NIC, GPU)", "s", "a few ms per hop", 4),
+    Entry(d_ff, "hidden width of a dense MLP (gate, up and down matrices: 3·d_model·d_ff weights)", "numbers", "(MLP width)", 2),
+    Entry(d_ffe, "hidden width of one expert's MLP", "numbers", "(expert width)", 2),
+    Entry(V_voc, "vocabulary size: rows of the embedding table and of the output head", "tokens", "(vocabulary)", 2),
+    Entry(L_moe, "layers whose MLP is a mixture of experts", "layers", "MoE layers", 2),
+    Entry(L_dense, "layers with a dense MLP (DeepSeek-V3: the first 3)", "layers", "(dense layers)", 2),
+    Entry(n_shx, "shared experts per MoE layer: every token goes through them", "experts", "(shared expert)", 2),
+    Entry(r_q, "MLA query compression rank", "numbers", "(q_lora_rank)", 2),
+    Entry(r_kv, "MLA key/value latent width (what the KV cache stores per layer, besides the RoPE dims)", "numbers", "(kv_lora_rank)", 2),
+    Entry(d_rope, "MLA decoupled RoPE dimensions per head", "numbers", "(rope dims)", 2),
+    Entry(b_disp, "bytes per activation element sent to the experts (dispatch)", "bytes", "(dispatch precision)", 2),
+    Entry(b_comb, "bytes per activation element sent back from the experts (combine)", "bytes", "(combine precision)", 2),
+    Entry(R_rk, "racks (scale-up domains) one expert layer spans", "racks", "two racks", 2),
+    Entry(t_net, "time of a step's all-to-all traffic (dispatch + combine over every MoE layer) per chip", "s", "(the network)", 2),
+    Entry(f_wt, "fraction of a scale-up domain's HBM given to weights (the rest holds KV)", "fraction", "half for KV", 2),
 ]
 
 SYMBOLS: dict[str, sp.Symbol] = {e.symbol.name: e.symbol for e in TABLE}

@@ -34,9 +34,9 @@ import sympy as sp
 from . import hardware, models, prices, roofline, storage
 from .formula import numeric, out
 from .lecture import SAID
-from .notation import (B, BW, C_dev, F, L_ctx, N_act, T_hold, W_dev, b_el, b_kv, b_w, d_head, eta, f_att, f_win,
-                       l_pass, m_read, m_write, n_kv, n_kvl, n_read, p_chip, p_dev, p_in, p_out, r_hw, t_mem, t_tok)
-from .units import FLOPS_PER_MAC, HOUR, check_at_least, check_nonnegative, check_positive, dtype_bytes
+from .notation import (B, C_dev, F, L_ctx, N_act, T_hold, W_dev, b_el, b_kv, d_head, eta, f_att, f_win, l_pass,
+                       m_read, m_write, n_kv, n_kvl, n_read, p_chip, p_dev, p_in, p_out, t_mem, t_tok)
+from .units import FLOPS_PER_MAC, check_at_least, check_nonnegative, check_positive
 
 # --- 1. the long-context step and the KV bytes it implies ---------------------------------------------
 #: per sequence, per decode step: KV read time and compute time (B cancels at the crossover)

@@ -32,7 +32,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from . import hardware, models, moe
+from . import hardware, models, routing
 from .formula import numeric, out
 from .notation import (B, BW, C_hbm, F, F_mac, L_ctx, N_act, N_tot, T_step, b_kv, b_w, f_att, l_pass,
                        n_chips, p_chip, r_hw)
@@ -49,7 +49,7 @@ step_time_eq = sp.Eq(T_step, t_step_expr)
 
 #: the fuller model's two extra terms (module docstring, "Beyond the blackboard"):
 #: an MoE step reads only the weights its B·l_pass tokens touch (uniform independent routing) ...
-t_weights_touched_expr = moe.weights_read_expr.subs(B, B * l_pass) * b_w / BW
+t_weights_touched_expr = routing.weights_read_expr.subs(B, B * l_pass) * b_w / BW
 #: ... and attention multiplies every new token against every cached token (off by default, as in the lecture)
 t_attention_expr = B * l_pass * L_ctx * f_att / F
 
@@ -236,7 +236,7 @@ def _check_options(experts, attention_flops):
 
 def _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context) -> dict:
     """The notation-table values of one configuration, by symbol name."""
-    always, routed = moe.routed_split(m)
+    always, routed = routing.routed_split(m)
     return dict(N_tot=m.total_params, N_act=m.active_params, b_w=dtype_bytes(weight_dtype, "weight_dtype"),
                 F=_compute_rate(chip, weight_dtype, compute_dtype), BW=chip.hbm_bandwidth,
                 L_ctx=context, b_kv=kv_bytes_per_token_at(m, context, kv_dtype),

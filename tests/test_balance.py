@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from lecture_lib import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
+from lecture_lib import balance, fastmode, hardware, models, queueing, roofline, routing, traffic
 from lecture_lib.lecture import SAID
 from lecture_lib.notation import BW, F, N_act, N_tot, b_kv, b_w
 
@@ -145,9 +145,9 @@ def test_sqrt_attention_slope_is_flatter():
 
 # --- bad input --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("call,name", [
-    (lambda: moe.experts_touched_fraction(-1, 8, 256), "batch"),
-    (lambda: moe.experts_touched_fraction(4, 0, 256), "experts_per_token"),
-    (lambda: moe.experts_touched_fraction(4, 300, 256), "experts_per_token"),
+    (lambda: routing.experts_touched_fraction(-1, 8, 256), "batch"),
+    (lambda: routing.experts_touched_fraction(4, 0, 256), "experts_per_token"),
+    (lambda: routing.experts_touched_fraction(4, 300, 256), "experts_per_token"),
     (lambda: queueing.simulate_trains(0, 100), "period_s"),
     (lambda: queueing.simulate_trains(0.02, -5), "arrival_rate"),
     (lambda: queueing.simulate_trains(0.02, 100, capacity=0), "capacity"),

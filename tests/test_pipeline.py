@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from lecture_lib import hardware, models, pipeline, roofline
+from lecture_lib import models, pipeline, roofline
 from lecture_lib import notation as nt
 from lecture_lib.lecture import SAID
 

@@ -18,6 +18,8 @@ from .training import CostSplitExplorer, OvertrainingExplorer
 from .pricing import KvFromPriceExplorer, TierExplorer
 from .mixing import AvalancheExplorer
 from .pipeline import BoundaryExplorer, ScheduleExplorer
+from .moe import RackExplorer
+from .memory import MemoryExplorer
 
 REGISTRY: dict[str, type] = {
     "latency_vs_batch": LatencyExplorer,
@@ -31,8 +33,10 @@ REGISTRY: dict[str, type] = {
     "cache_tiers": TierExplorer,
     "kv_from_price": KvFromPriceExplorer,
     "avalanche": AvalancheExplorer,
+    "moe_on_racks": RackExplorer,
     "rack_boundary": BoundaryExplorer,
     "pipeline_schedule": ScheduleExplorer,
+    "memory_per_gpu": MemoryExplorer,
 }
 
 

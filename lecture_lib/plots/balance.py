@@ -1,6 +1,6 @@
 """Plots for notebook 02 (the balance batch, the 20 ms train, drain time, fast mode, sparsity).
 
-Pure presentation: every number comes from `lecture_lib.balance`, `moe`, `queueing`, `fastmode` and `roofline`; each function takes
+Pure presentation: every number comes from `lecture_lib.balance`, `routing`, `queueing`, `fastmode` and `roofline`; each function takes
 parameters and returns a matplotlib Figure (no pyplot, no global state). The two live plots
 (`TrainPlot`, `FastModePlot`, `BalancePlot`) update in place for the explorers.
 """
@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .. import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
+from .. import balance, fastmode, hardware, models, queueing, roofline, routing, traffic
 from ..lecture import SAID
 from ..units import MS, US, fmt
 from .live import LivePlot, decade_limits, positive
@@ -90,7 +90,7 @@ def experts_touched(model_names=("DeepSeek-V3", "Qwen3-235B-A22B", "Kimi-K2", "M
     ax = fig.add_subplot()
     for name in model_names:
         m = models.get(name)
-        ax.plot(b, moe.experts_touched_fraction(b, m.experts_per_token, m.n_experts),
+        ax.plot(b, routing.experts_touched_fraction(b, m.experts_per_token, m.n_experts),
                 label=f"{name} ({m.experts_per_token} of {m.n_experts})")
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)

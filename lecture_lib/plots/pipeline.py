@@ -321,12 +321,13 @@ def capacity_bars(model="Kimi-K2", systems=("HGX-H100", "HGX-B200", "GB200-NVL72
     ax.barh(y, [c.weights_per_rack / 1e12 for c in caps], color="C0", height=0.5,
             label=f"{m.name} weights in {weight_dtype}")
     for yi, c in zip(y, caps):
-        ax.text(c.rack_hbm / 1e12, yi, f"  weights {c.weight_fraction:.0%}", va="center", fontsize=8)
+        ax.text(max(c.rack_hbm, c.weights_per_rack) / 1e12, yi, f"  weights {c.weight_fraction:.0%}", va="center",
+                fontsize=8)
     ax.set_yticks(y, [hardware.resolve(s).name for s in systems], fontsize=8)
     ax.set_xlim(0, max(c.rack_hbm for c in caps) / 1e12 * 1.25)
     ax.set_xlabel("TB (10¹² bytes)")
     ax.set_title(f"A {m.total_params / 1e12:.2g}T-parameter model against one scale-up domain", fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
     return fig
 

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from .. import hardware, models, pipeline
+from .. import hardware, pipeline
 from .. import notation as nt
 from ..lecture import SAID
 from ..units import GB, dtype_bytes
@@ -33,7 +33,7 @@ GIVEN = SimpleNamespace(
 VARIES = (
     Vary("microbatches", (6, 8, 10, 12, 16, 20, 24, 32), "micro-batches (problem 5)"),
     Vary("big_stages", (4, 6, 8, 12, 16), "pipeline stages (problem 7)"),
-    Vary("inf_microbatches", (1, 2, 3), "micro-batches in flight (problem 9)"),
+    Vary("inf_stages", (4, 5, 8), "pipeline stages in inference (problem 9)"),
 )
 
 #: the symbols a symbolic answer may use

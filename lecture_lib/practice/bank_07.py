@@ -69,7 +69,7 @@ register(Problem(
 
 register(Problem(
     id="07.kv_expr", title="derive b_kv at the crossover (SymPy)", kind="symbolic", points=2,
-    expected=pricing.crossover_kv_bytes_expr,
+    expected=lambda: pricing.crossover_kv_bytes_expr(),
     symbols={s.name: s for s in (nt.B, nt.F, nt.BW, nt.N_act, nt.L_ctx, nt.b_kv)},
     slips=[Slip(lambda: pricing.crossover_kv_bytes_expr() / 2,
                 "Off by 2: F counts 2 FLOPs per multiply-add, so the compute per token is 2·N_act/F.")],
@@ -165,7 +165,7 @@ register(Problem(
 
 register(Problem(
     id="07.drain_expr", title="derive the drain-time rule (SymPy)", kind="symbolic", points=2,
-    expected=pricing.drain_rule_expr,
+    expected=lambda: pricing.drain_rule_expr(),
     symbols={s.name: s for s in (nt.T_hold, nt.b_kv, nt.p_dev, nt.C_dev, nt.W_dev)},
     slips=[Slip(lambda: 1 / pricing.drain_rule_expr(), "Upside down: T* = capacity / bandwidth, in seconds.")],
     hints=["Hold: b_kv·p_dev·T_hold/C_dev. Retrieve once: b_kv·p_dev/W_dev.",
@@ -204,7 +204,7 @@ register(Problem(
            Slip(lambda: float(pricing.min_reuses(_mult()["write_5m"], _mult()["read"])),
                 "That is the 5-minute cache; the 1-hour write costs more.")],
     hints=["Without a cache: 1 + n base prices. With one: write multiple + n × read multiple.",
-           "Anthropic: 1-hour write 2×, read 0.1× (pricing.cache_multipliers)."],
+           "Divide the cache prices printed above by the base input price to get the multiples."],
 ))
 
 

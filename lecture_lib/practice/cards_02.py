@@ -20,7 +20,7 @@ def _card(cid, front, back, value, unit, rtol=0.02, tags=()):
 
 def cards() -> list[Card]:
     """The numeric cards of notebook 02 (computed now, from the registries)."""
-    from .. import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
+    from .. import balance, fastmode, hardware, models, moe, queueing, roofline, routing, traffic
     from ..lecture import SAID
     from ..units import MS
     L = SAID
@@ -43,7 +43,7 @@ def cards() -> list[Card]:
                      f"{L['dsv3_active_experts']} active experts; the config routes {dsv3.experts_per_token} "
                      f"(+{dsv3.n_shared_experts} shared).", b, "sequences", 0.03, ("erratum",)))
 
-    b99 = moe.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
+    b99 = routing.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
     k, n = dsv3.experts_per_token, dsv3.n_experts
     out.append(_card("N1b.experts_99", f"DeepSeek-V3 routes each token to {k} of {n} experts. How many tokens "
                      "in a step touch 99% of the experts (on average)?",
@@ -134,11 +134,11 @@ def _train_drill(rng: random.Random):
 
 
 def _touched_drill(rng: random.Random):
-    from .. import moe
+    from .. import routing
     n = rng.choice([8, 16, 64, 128, 256, 384])
     k = rng.choice([k for k in (1, 2, 4, 8) if k < n])
     b = rng.choice([1, 4, 16, 32, 64, 128])
-    f = moe.experts_touched_fraction(b, k, n)
+    f = routing.experts_touched_fraction(b, k, n)
     return (f"Each token picks {k} of {n} experts. What fraction of the experts does a batch of {b} tokens touch "
             "on average? (0 to 1)", f, f"1 − (1 − {k}/{n})^{b} = {f:.3g}")
 

@@ -24,7 +24,7 @@
 import numpy as np
 import sympy as sp
 
-from lecture_lib import explorers, hardware, lecture, models, moe, notation, prices, roofline
+from lecture_lib import explorers, hardware, lecture, models, notation, prices, roofline, routing
 from lecture_lib.notation import BW, B, F, L_ctx, N_act, N_tot, b_kv, b_w, k_act, l_pass, n_exp
 from lecture_lib.plots import roofline as rplots
 from lecture_lib.prose import say, show
@@ -107,7 +107,7 @@ assert m.kv_bytes_per_token(KV) == m.n_layers * (m.kv_lora_rank + m.qk_rope_dim)
 # lecture: each token multiplies only the **active** parameters, but every expert must sit in memory.
 
 # %%
-always, routed = moe.routed_split(m)
+always, routed = routing.routed_split(m)
 say(f"{m.name} routes each token to **{m.experts_per_token} of {m.n_experts}** routed experts (plus "
     f"{m.n_shared_experts} shared). Of its {fmt(m.total_params, 'params')}, {fmt(always, 'params')} are read "
     f"for every token (attention, dense layers, shared experts, embeddings) and {fmt(routed, 'params')} sit "
@@ -217,7 +217,7 @@ latency
 # %%
 floor = roofline.step_time(hw, m, 1, 0, WEIGHTS, KV)
 full_read = roofline.step_time(hw, m, 1, 0, WEIGHTS, KV, experts="all").weights
-b_all_touched = moe.batch_to_touch(0.99, m.experts_per_token, m.n_experts)
+b_all_touched = routing.batch_to_touch(0.99, m.experts_per_token, m.n_experts)
 say(f"**Takeaway:** the step can never take less than its weight fetch. For one sequence that is the "
     f"active weights, {fmt(floor.weights, 's')} here; once a batch touches every expert (99% of them by "
     f"B ≈ {b_all_touched:.0f}) it is the whole model, {fmt(m.weight_bytes(WEIGHTS), 'B')} ÷ "

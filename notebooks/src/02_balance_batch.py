@@ -51,7 +51,7 @@
 import numpy as np
 import sympy as sp
 
-from lecture_lib import balance, explorers, fastmode, fmt, hardware, models, moe, prices, queueing, roofline, traffic
+from lecture_lib import balance, explorers, fastmode, fmt, hardware, models, moe, prices, queueing, roofline, routing, traffic
 from lecture_lib import notation as nt
 from lecture_lib.lecture import SAID as L     # what the lecture said, for side-by-side comparisons
 from lecture_lib.plots import balance as plots
@@ -221,7 +221,7 @@ assert balance.balance_batch_from_ratio(L["ratio"], readings["experts"]) == 9600
 # $k$ and $n$: total = S + R, active = S + R·k/n):
 
 # %%
-shared, routed = moe.routed_split(dsv3)
+shared, routed = routing.routed_split(dsv3)
 b_700 = balance.balance_batch_from_ratio(L["ratio"], L["dsv3_total_params"] / dsv3.active_params)
 b_671 = balance.balance_batch_from_ratio(L["ratio"], readings["parameters"])
 say(f"Always read: **{fmt(shared, 'params')}**; routed experts: **{fmt(routed, 'params')}**. The lecture's "
@@ -234,22 +234,22 @@ assert 15e9 < shared < 18e9 and b_700 / b_671 - 1 < 0.05
 # a batch of $B$ tokens touches is $1-(1-k/n)^B$:
 
 # %%
-show(moe.experts_touched_expr, lhs=r"\text{touched}")
-b99 = moe.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
+show(routing.experts_touched_expr, lhs=r"\text{touched}")
+b99 = routing.batch_to_touch(0.99, dsv3.experts_per_token, dsv3.n_experts)
 b_star = balance.balance_batch_from_ratio(L["ratio"], readings["parameters"])
-untouched = moe.experts_untouched_fraction(b_star, dsv3.experts_per_token, dsv3.n_experts)
+untouched = routing.experts_untouched_fraction(b_star, dsv3.experts_per_token, dsv3.n_experts)
 say(f"DeepSeek-V3 ({dsv3.experts_per_token} of {dsv3.n_experts}): a batch of **{b99:.0f}** tokens already "
      f"touches 99% of the experts; at B* ≈ {b_star:,.0f} the expected untouched fraction is "
      f"(1 − k/n)^B ≈ **{untouched:.0e}** (computed as a power: 1 − touched would round to 0).")
 assert b99 < 0.05 * b_star and 0 < untouched < 1e-60
-assert np.isclose(moe.experts_touched_fraction(b99, dsv3.experts_per_token, dsv3.n_experts), 0.99)
+assert np.isclose(routing.experts_touched_fraction(b99, dsv3.experts_per_token, dsv3.n_experts), 0.99)
 
 # %%
 plots.experts_touched()
 
 # %%
-read_1 = moe.weight_params_read(dsv3, 1)
-read_b = moe.weight_params_read(dsv3, b_star)
+read_1 = routing.weight_params_read(dsv3, 1)
+read_b = routing.weight_params_read(dsv3, b_star)
 say(f"Parameters read per step: **{fmt(read_1, 'params')}** at B = 1 (only the routed experts plus the "
      f"shared part), **{fmt(read_b, 'params')}** at B*.")
 assert np.isclose(read_1, dsv3.active_params) and np.isclose(read_b, dsv3.total_params, rtol=1e-6)

@@ -26,14 +26,14 @@
 # * Replace the `...` in the answer cell with your answer, **in the unit asked for**, then run the
 #   check cell. `check()` prints ✓ when you are right; when you are not, it says so without giving the
 #   answer away, recognises common slips, and gives hints.
-# * You may compute with Python and the library (`hardware`, `models`, `roofline`, `balance`, `moe`, `queueing`, `fastmode`,
+# * You may compute with Python and the library (`hardware`, `models`, `roofline`, `balance`, `moe`, `routing`, `queueing`, `fastmode`,
 #   `traffic`); try each formula by hand first.
 # * Conventions: 2 FLOPs per multiply-add; 1 GB = 10^9 bytes; FLOP/s are dense peaks. The lecture's
 #   dimensionless "≈300" is multiply-adds per second ÷ weight parameters read per second.
 
 # %%
 import sympy as sp
-from lecture_lib import balance, fastmode, hardware, models, moe, queueing, roofline, traffic
+from lecture_lib import balance, fastmode, hardware, models, moe, queueing, roofline, routing, traffic
 from lecture_lib.units import fmt, MS
 from lecture_lib.practice import check, show_choices
 from lecture_lib.practice.bank_02 import GIVEN   # the numbers the checks use
@@ -99,7 +99,7 @@ check("02.dsv3_slip", answer)
 # <!-- ### BEGIN SOLUTION explain_dsv3_slip -->
 # **Why (a).** DeepSeek-V3's config routes each token to 8 of its 256 routed experts, plus one shared
 # expert. The weight term of the roofline counts *bytes read*, and a batch of a few hundred tokens
-# already touches essentially every expert (`moe.experts_touched_fraction`), so the right ratio is
+# already touches essentially every expert (`routing.experts_touched_fraction`), so the right ratio is
 # total ÷ active parameters, 671B / 37B ≈ 18, not 8. The expert ratio 256/8 = 32 overshoots, because it
 # forgets the attention, shared-expert and dense-layer weights every token uses.
 # <!-- ### END SOLUTION -->
