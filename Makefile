@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test setup bench clean
+.PHONY: lab test setup bench html clean
 
 setup: $(STAMP)
 
@@ -18,10 +18,12 @@ $(STAMP): pyproject.toml
 # root (containers, some cloud boxes) needs --allow-root; nobody else gets it
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# LAB_ARGS go to jupyter lab as they are, e.g. on a remote machine:
+#   make lab LAB_ARGS="--no-browser --port 8899"     (then: ssh -L 8899:localhost:8899 you@host)
 # my_work/ gets a copy of each worksheet you do not have yet (never overwritten; git-ignored)
 lab: $(STAMP)
 	$(PY) -m lecture_lib workspace
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb --config=$(CURDIR)/jupyter_server_config.py
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb --config=$(CURDIR)/jupyter_server_config.py $(LAB_ARGS)
 
 test: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest -q
@@ -29,5 +31,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	MPLBACKEND=Agg $(PY) benchmarks/widget_latency.py
 
+# the course as a static site in site/: every notebook and solution run and rendered (git-ignored)
+html: $(STAMP)
+	$(PY) -m lecture_lib site --out site
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info site

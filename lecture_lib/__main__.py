@@ -7,6 +7,7 @@
     python -m lecture_lib nbgrader DIR                          an nbgrader course folder
     python -m lecture_lib flashcards [--chapter N] [--export FILE]
     python -m lecture_lib workspace [--fresh NAME]              my_work/: your copies of the worksheets
+    python -m lecture_lib site [--out DIR] [--only NN] [--check]  the course as a static site (make html)
 
 To add a command: write a module with `add_arguments(parser)` and `main(args) -> int`, and add one
 line to COMMANDS.
@@ -24,6 +25,7 @@ COMMANDS = {
     "nbgrader": ("lecture_lib.practice.nbgrader_course", "write an nbgrader course folder from solutions/"),
     "flashcards": ("lecture_lib.practice.drill_terminal", "drill the flashcards in the terminal, or export"),
     "workspace": ("lecture_lib.practice.workspace", "copy the worksheets you lack into my_work/ (never overwrites)"),
+    "site": ("lecture_lib.site", "execute and render the course to a static site in site/ (make html)"),
 }
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from .units import GB, MS, TB
 
+#: the course's title: the README's and the start page's heading, and the site's (a test keeps them equal)
+COURSE_TITLE = "The math of how LLMs are trained and served: an interactive course"
 VIDEO_ID = "xmkSf5IS-zw"
 DURATION_S = 8030          # the audio is listed at 8,030 s (about 2 h 13 min)
 

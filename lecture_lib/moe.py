@@ -382,7 +382,7 @@ HISTORY = ("HGX-H100", "GB200-NVL72", "GB300-NVL72", "VR-NVL144", "Rubin-Ultra-N
 
 
 #: chapter 1's cost per token with the step at its compute floor: 2·N_active·n_chips·p_chip / (3600·F)
-compute_cost_expr = sp.simplify(roofline.cost_from_step_expr.subs(T_step, roofline.t_compute_expr))
+compute_cost_expr = roofline.cost_from_step_expr.subs(T_step, roofline.t_compute_expr)
 
 
 def compute_cost_per_token(hw, active_params, dtype: str = "fp8", dollars_per_chip_hour=2.0):

@@ -273,8 +273,10 @@ def press_key(page, explorer, control: dict, forward: bool | None = None) -> Non
     if control["kind"] == "select":
         sel = w.locator("select")
         at_end = sel.evaluate("s => s.selectedIndex >= s.options.length - 1")
-        sel.focus()
+        sel.focus()        # Space opens it, an arrow picks, Enter confirms (a bare arrow key is taken by
+        page.keyboard.press(" ")       # JupyterLab's command mode: it moves to the next cell instead)
         page.keyboard.press("ArrowUp" if (at_end if forward is None else not forward) else "ArrowDown")
+        page.keyboard.press("Enter")
     else:
         handle = w.locator(".noUi-handle").first
         now, top = (float(handle.get_attribute(a) or 0) for a in ("aria-valuenow", "aria-valuemax"))
@@ -283,8 +285,8 @@ def press_key(page, explorer, control: dict, forward: bool | None = None) -> Non
 
 
 def click_mouse(page, explorer, control: dict) -> None:
-    """Move a control with the mouse: click a slider's track away from its handle; open a select by a
-    click and pick the next option (Enter)."""
+    """Move a control with the mouse: drag a slider's (first) handle a quarter of the track; open a
+    select with a click and pick the next option (Enter)."""
     w = _control(explorer, control["index"])
     if control["kind"] == "select":
         sel = w.locator("select")
@@ -293,12 +295,16 @@ def click_mouse(page, explorer, control: dict) -> None:
         page.keyboard.press("ArrowUp" if at_end else "ArrowDown")
         page.keyboard.press("Enter")
         return
-    track = w.locator(".noUi-target").first
-    box = track.bounding_box()
-    hbox = w.locator(".noUi-handle").first.bounding_box()
-    handle_x = (hbox["x"] + hbox["width"] / 2 - box["x"]) / box["width"]
-    frac = 0.2 if handle_x > 0.5 else 0.8
-    page.mouse.click(box["x"] + frac * box["width"], box["y"] + box["height"] / 2)
+    track = w.locator(".noUi-target").first.bounding_box()
+    handle = w.locator(".noUi-handle").first.bounding_box()
+    x, y = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    frac = (x - track["x"]) / track["width"]
+    to = x + (-0.25 if frac > 0.5 else 0.25) * track["width"]
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move((x + to) / 2, y)
+    page.mouse.move(to, y)
+    page.mouse.up()
 
 
 def wait_new_image(page, n_before: int, timeout_s: float = 20) -> dict:

@@ -1,5 +1,4 @@
 """Tests for lecture_lib.moe: the per-expert balance batch; chapter 2 (experts on racks, the all-to-all)."""
-import numpy as np
 import pytest
 import sympy as sp
 

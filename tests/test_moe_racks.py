@@ -1,7 +1,5 @@
 """Chapter 2 (lecture_lib.moe): the contract of issue 10 against arithmetic done by hand from published
 configs and specs, properties of the network term, bad input, and the explorer headless."""
-import math
-
 import numpy as np
 import pytest
 import sympy as sp

@@ -97,6 +97,14 @@ class MemoryBarsPlot(LivePlot):
         return self
 
 
+def _log_y(ax):
+    """Log y axis with plain labels on major and minor ticks ('20', '30', '100'), no mathtext."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(tick_label)
+    ax.yaxis.set_minor_formatter(tick_label)
+    ax.tick_params(axis="y", which="minor", labelsize=7)
+
+
 # --- 2. hop latency: the range, not one number ----------------------------------------------------------
 def hop_range_chart(step_time=SAID["hop_step_before_s"], hop_latency=SAID["hop_s"], spread=SAID["hop_uncertainty"],
                     max_stages: int = 8) -> Figure:
@@ -113,10 +121,9 @@ def hop_range_chart(step_time=SAID["hop_step_before_s"], hop_latency=SAID["hop_s
     ax.plot([SAID["pipeline_stages"]], [SAID["hop_step_after_s"] / MS], "k*", ms=12,
             label=f"the lecture: {fmt(SAID['hop_step_before_s'], 's')} → {fmt(SAID['hop_step_after_s'], 's')} at P = "
                   f"{SAID['pipeline_stages']}")
-    ax.set_yscale("log")
+    _log_y(ax)
     ax.set_xlabel("pipeline stages P (rack hops per token)")
     ax.set_ylabel("time per decode step (ms)")
-    ax.yaxis.set_major_formatter(tick_label)
     ax.set_title("Hop latency adds P·t_hop per token; the lecture's t_hop is uncertain 10× either way", fontsize=9)
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
@@ -142,6 +149,7 @@ def weight_read_bars(model="Kimi-K2", systems=("HGX-H100", "HGX-H200", "HGX-B200
     ax.set_yscale("log")
     ax.set_ylim(min(times) / MS / 3, max(times) / MS * 6)
     ax.yaxis.set_major_formatter(tick_label)
+    ax.yaxis.set_minor_formatter(lambda v, pos=None: "")
     ax.set_ylabel("weight-read time per step (ms)")
     ax.set_title(f"{m.name} ({fmt(m.weight_bytes(weight_dtype), 'B')} in {weight_dtype}): the latency floor "
                  "N·b_w / (n·BW)", fontsize=9)
@@ -158,18 +166,19 @@ def bandwidth_generations(rows=None) -> Figure:
     years = np.array([r["year"] for r in rows], dtype=float)
     bw = np.array([r["bandwidth"] for r in rows])
     ax.plot(years, bw / 1e12, "o-", color="C0", label="HBM bandwidth per GPU (registry)")
+    spots: dict = {}                  # chips at the same point share one label
     for r in rows:
         star = "*" if r["status"] == "announced" else ""
-        ax.annotate(f"{r['chip']}{star}", (r["year"], r["bandwidth"] / 1e12), xytext=(5, -10),
-                    textcoords="offset points", fontsize=7)
+        spots.setdefault((r["year"], r["bandwidth"]), []).append(f"{r['chip']}{star}")
+    for (year, bw_), names in spots.items():
+        ax.annotate(", ".join(names), (year, bw_ / 1e12), xytext=(5, -10), textcoords="offset points", fontsize=7)
     launches = [r for r in rows if r["launch_step"] is not None or r is rows[0]]
     n = np.arange(len(launches))
     ly = np.array([r["year"] for r in launches], dtype=float)
     b0 = launches[0]["bandwidth"] / 1e12
     ax.fill_between(ly, b0 * SAID["bw_growth_low"] ** n, b0 * SAID["bw_growth_high"] ** n, color="C1", alpha=0.2,
                     label=f"the lecture: {SAID['bw_growth_low']:g}–{SAID['bw_growth_high']:g}× per architecture")
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(tick_label)
+    _log_y(ax)
     ax.set_xlabel("year")
     ax.set_ylabel("HBM bandwidth per GPU (TB/s)")
     ax.set_title("Bandwidth per GPU by generation (* = announced)", fontsize=10)
@@ -198,6 +207,8 @@ def context_ceiling_bars(model_list, chips=("A100-80GB", "H100-SXM", "H200", "B2
                       for c in chips], fontsize=8)
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(tick_label)
+    lo, hi = ax.get_ylim()
+    ax.set_ylim(lo, hi * 30)                     # room for the legend above the bars
     ax.set_ylabel("longest context (tokens)")
     ax.set_title(f"Longest context per GPU, any P: C·E/(b·b_kv), E = {expert_parallel}, b = {micro_batch:,}",
                  fontsize=10)

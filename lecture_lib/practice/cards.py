@@ -25,7 +25,7 @@ from importlib import import_module
 from typing import Callable
 
 #: the card modules of the deck, in deck order (each imported when the deck is assembled)
-DECKS = ("cards_lecture", "cards_numeric", "cards_02", "cards_04", "cards_06", "cards_07", "cards_08")
+DECKS = ("cards_lecture", "cards_numeric", "cards_02", "cards_03", "cards_04", "cards_05", "cards_06", "cards_07", "cards_08")
 
 CHAPTERS = {1: "Batch size, cost and speed", 2: "MoE on GPU racks", 3: "Pipeline parallelism",
             4: "Pipelining is not wise", 5: "RL and over-training", 6: "Prices as evidence",

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from .._registry import lookup
 
 #: the problem banks, one module per notebook, imported by load_banks()
-BANKS = ("bank_01", "bank_02", "bank_04", "bank_06", "bank_07", "bank_08")
+BANKS = ("bank_01", "bank_02", "bank_03", "bank_04", "bank_05", "bank_06", "bank_07", "bank_08")
 
 KINDS = ("numeric", "symbolic", "choice")
 

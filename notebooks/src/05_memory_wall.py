@@ -69,11 +69,11 @@ one_t = L["model_1t_bytes"]
 share = one_t / rack.hbm_capacity
 say(f"{rack.name}: {fmt(rack.hbm_capacity, 'B')} of HBM. A {fmt(L['model_1t_params'], 'params')} model in fp8 "
     f"({fmt(one_t, 'B')}) fills **{share:.1%}** of it.")
+say(f"So memory is scarce and expensive, yet a rack holds **{1 / share:.0f}×** the weights of a large model.")
 assert share < 0.1
 
 # %% [markdown]
-# So memory is scarce and expensive, yet a rack holds twenty times the weights of a large model. Either the
-# rest is wasted, or something else needs it. The rest of the notebook shows it is the KV cache, and that
+# Either the rest is wasted, or something else needs it. The rest of the notebook shows it is the KV cache, and that
 # pipelining cannot shrink it.
 #
 # ## 1. Memory per GPU
@@ -176,7 +176,7 @@ assert np.allclose(direct.kv, r.kv) and np.allclose(direct.total, r.total)
 #
 # **Takeaway.** The KV cache cannot be amortized over the batch (every sequence has its own), and it cannot
 # be sharded away by pipelining (more stages need proportionally more sequences in flight). Pipelining
-# shrinks only the weights per GPU, and they are the small part once P is even 2.
+# shrinks only the weights per GPU, and they are the small part after a few stages.
 #
 # ### 1.3 Explorer: weights and KV per GPU against P
 #
@@ -211,11 +211,12 @@ say(f"- Decode spreads the experts very wide: EP{online.expert_parallel} in the 
     f"per GPU), EP{report.expert_parallel} in the report. That is {online.scale_up_domains:.0f} and "
     f"{report.scale_up_domains:.0f} H800 NVLink domains of {hardware.get('H800').scale_up_domain} GPUs: DeepSeek "
     "went far *beyond* its scale-up domain, over InfiniBand, and hid the all-to-all behind computation. On an "
-    "NVL72, the same width fits inside one rack, which is Reiner's point.\n"
+    f"NVL72, EP{L['expert_parallel']} (Reiner's figure) fits inside one rack of {hardware.get('GB200').scale_up_domain}: "
+    "that is his point. EP beyond the rack works, at the price of the all-to-all crossing the slower network.\n"
     f"- Neither inference layout describes any pipeline stages (the table's PP = 1 records an absence, not a "
     f"statement). Pipelining appears in *training*: PP{train.pipeline_stages} with DualPipe.\n"
     f"- Tensor parallelism: the report's decode attention uses TP{report.tensor_parallel}; the later online "
-    f"service runs attention in plain data parallelism (TP {online.tensor_parallel}), and the experts are never "
+    f"service runs attention in plain data parallelism (no TP: {online.tensor_parallel}-way), and the experts are never "
     "split. The lecture's \"no TP\" fits the later system.\n"
     f"- The lecture's \"maybe {L['deepseek_pp_stages']} stages\" is not in either DeepSeek source: unverified.")
 assert online.scale_up_domains > 1 and all(d.pipeline_stages == 1 for d in (online, report))
@@ -232,13 +233,12 @@ Ps = np.array([1, 2, 4, 8, 16, 64])
 Lmax = memory.max_context("GB200-NVL72", "Kimi-K2", Ps * b_k, pipeline_stages=Ps)
 ceiling = memory.context_ceiling("GB200-NVL72", "Kimi-K2", b_k)
 say(" · ".join(f"P = {p}: {fmt(x, 'tok')}" for p, x in zip(Ps, Lmax))
-    + f". The limit as P → ∞ is {fmt(ceiling, 'tok')}:")
+    + f". A second rack adds **{Lmax[1] / Lmax[0] - 1:.0%}** of context. The limit as P → ∞ is {fmt(ceiling, 'tok')}:")
 show(memory.context_ceiling_expr(), lhs=r"L_{\mathrm{ctx}}^{\max}(P\to\infty)")
 assert np.all(np.diff(Lmax) > 0) and Lmax[-1] < ceiling and Lmax[1] / Lmax[0] < 1.2
 
 # %% [markdown]
-# Going from one rack to two gains only a few percent of context, and no number of racks passes the
-# ceiling C·E/(b·b_kv), which has no P in it.
+# No number of racks passes the ceiling C·E/(b·b_kv), which has no P in it.
 #
 # **Takeaway.** Pipelining removes the memory limit on model size, not on context length. Since racks
 # already hold many times a frontier model's weights, labs keep a model within one scale-up domain and spend
@@ -260,14 +260,16 @@ h = memory.hop_range()
 say(f"P = {L['pipeline_stages']}, T_step = {fmt(L['hop_step_before_s'], 's')}: t_hop = {fmt(h.hop_low, 's')} → "
     f"**{fmt(h.low, 's')}**; t_hop = {fmt(h.hop_said, 's')} → **{fmt(h.said, 's')}** (the lecture: "
     f"{fmt(L['hop_step_after_s'], 's')}); t_hop = {fmt(h.hop_high, 's')} → **{fmt(h.high, 's')}**.")
+say(f"The high end is {h.high / L['hop_step_before_s']:.0f}× the step without hops; the range spans a factor "
+    f"of {h.high / h.low:.1f} in step time.")
 assert h.said == L["hop_step_after_s"] and h.low < 1.1 * L["hop_step_before_s"] and h.high > 5 * L["hop_step_before_s"]
 
 # %%
 plots.hop_range_chart()
 
 # %% [markdown]
-# At the low end the hops are almost free; at the high end they make the step six times slower. The lecture's
-# "20 → 30 ms" is the middle of a range that spans a factor of five in step time. Which end is real depends on
+# At the low end the hops are almost free; at the high end they dominate the step. The lecture's
+# "20 → 30 ms" is the middle of that range, not a measurement. Which end is real depends on
 # the network stack and software, which the lecture did not measure and neither do we.
 #
 # **Takeaway.** Hop latency adds P·t_hop to every token, and t_hop is the least certain number in the
@@ -368,16 +370,19 @@ for c in chips:
     star = " (announced)" if hardware.get(c).announced else ""
     rows.append(f"| {c}{star} | {fmt(hardware.get(c).hbm_capacity, 'B')} | " + " | ".join(fmt(x, "tok") for x in ceil[c]) + " |")
 say("\n".join(rows))
-assert all(ceil[c][0] > 10 * ceil[c][1] > ceil[c][2] for c in chips)
+cap_growth = hardware.get("GB300").hbm_capacity / hardware.get("A100-80GB").hbm_capacity
+kv_spread = trio[2].kv_bytes_per_token("bf16") / trio[0].kv_bytes_per_token("bf16")
+say(f"HBM per GPU grew **{cap_growth:.1f}×** from A100 to GB300; KV bytes per token differ **{kv_spread:.0f}×** "
+    "between these three designs.")
+assert all(ceil[c][0] > 10 * ceil[c][1] > ceil[c][2] for c in chips) and kv_spread > 10 * cap_growth
 
 # %%
 plots.context_ceiling_bars(trio, chips, b_, E_)
 
 # %% [markdown]
 # The ~2 KB model reaches millions of tokens on every generation; DeepSeek-V3 reaches tens of thousands to
-# about a hundred thousand; a classic GQA model only a few thousand at this batch. Capacity per GPU grew
-# about 3.6× from A100 to GB300, while the KV bytes per token differ 160× between these designs: the
-# architecture matters more than the chip. (Real deployments cut b, quantize the KV cache, or use sliding
+# about a hundred thousand; a classic GQA model only a few thousand at this batch. The attention design
+# matters more than the chip generation. (Real deployments cut b, quantize the KV cache, or use sliding
 # windows; with weights on the GPU too, the limit is lower still: `memory.max_context`.)
 
 # %%
