@@ -57,8 +57,8 @@ def test_applied_restores_the_defaults_and_rejects_values_out_of_range():
     load_banks()
     from lecture_lib.practice.bank_01 import GIVEN
     default, batch = get("01.t_compute_ms").expected(), GIVEN.batch
-    with variants.applied("01", {"batch": 4096}):
-        assert get("01.t_compute_ms").expected() == pytest.approx(default * 4096 / batch)
+    with variants.applied("01", {"batch": 1536}):
+        assert get("01.t_compute_ms").expected() == pytest.approx(default * 1536 / batch)
     assert GIVEN.batch == batch
     assert get("01.t_compute_ms").expected() == default
     with pytest.raises(ValueError, match="allowed"):

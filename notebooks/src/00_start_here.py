@@ -14,9 +14,9 @@
 # ---
 
 # %% [markdown]
-# # Start here: the math of how LLMs are trained and served
+# # The math of how LLMs are trained and served: an interactive course
 #
-# An interactive course that follows Reiner Pope's blackboard lecture on the Dwarkesh Podcast
+# **Start here.** This course follows Reiner Pope's blackboard lecture on the Dwarkesh Podcast
 # (*How GPT-5, Claude, and Gemini are actually trained and served*, 2026-04-29), chapter by chapter.
 # Every equation on the blackboard is derived here in SymPy, every number is computed from public
 # hardware, model and price data, and every graph is one you can move with sliders.
