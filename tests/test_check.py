@@ -119,7 +119,8 @@ def test_numpy_and_sympy_numbers_are_accepted():
     check("99.count", 5667)
 
 
-_NUMBER = re.compile(r"(?<![\d.,^])\d[\d,]*(?:\.\d+)?(?![\d×^]|,\d)")   # whole numbers: not 1,000 of 1,000,000×
+# whole numbers: not 1,000 of 1,000,000×, and not the digits of a name such as bf16, fp8 or H100
+_NUMBER = re.compile(r"(?<![\d.,^A-Za-z])\d[\d,]*(?:\.\d+)?(?![\d×^A-Za-z]|,\d)")
 
 
 def numbers_in(msg):
@@ -310,7 +311,10 @@ def _library_functions_called_by(problem, bank):
     modules = [v for v in vars(bank).values() if inspect.ismodule(v) and v.__name__.startswith("lecture_lib.")]
     library = {name for mod in modules for name, v in vars(mod).items()
                if inspect.isfunction(v) and v.__module__ == mod.__name__ and name != "get"}
-    names, seen, todo = set(), set(), [problem.expected.__code__]
+    expected = inspect.unwrap(problem.expected)            # an lru_cache'd library function, say
+    if getattr(expected, "__module__", bank.__name__) != bank.__name__:
+        return {expected.__name__}                         # the library function IS the answer
+    names, seen, todo = set(), set(), [expected.__code__]
     while todo:
         code = todo.pop()
         if code in seen:

@@ -140,8 +140,8 @@ register(Problem(
     expected=lambda: {"compute": "a", "memory": "b", "network": "c"}[
         moe.step_time(GIVEN.rack, GIVEN.model, GIVEN.bind_batch_per_rack * 2, racks=2, weight_dtype=GIVEN.weight_dtype,
                       dispatch_dtype=GIVEN.dispatch_dtype, combine_dtype=GIVEN.combine_dtype).bound],
-    hints=["Compare moe.step_time(...).compute, .memory and .network, or the slowdown ρ/2 against the "
-           "one-rack network/compute ratio."],
+    hints=["Work out the three times of the step (compute, memory, network) and compare them, or compare "
+           "the slowdown ρ/2 with the one-rack network/compute ratio."],
 ))
 
 register(Problem(

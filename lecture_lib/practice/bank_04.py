@@ -88,7 +88,7 @@ register(Problem(
                 "You used NVLink's bidirectional figure; the NIC's is one direction. Compare one direction each."),
            Slip(lambda: pipeline.min_layers_per_stage(GIVEN.model, _rack_rho()),
                 "A stage holds whole layers: round up.")],
-    hints=["pipeline.bandwidth_ratio(rack): scaleup_bandwidth / scaleout_bandwidth, both one direction.",
+    hints=["The rack's bandwidth ratio: scale-up over scale-out bandwidth per GPU, both one direction.",
            "k is the model's routed experts per token (the shared expert sends nothing).",
            "L_stage >= ρ / (2k), rounded up to a whole layer."],
 ))
