@@ -137,6 +137,17 @@ b_comb = _s("b_comb")
 R_rk = _s("R_racks")
 t_net = _s("t_net")
 f_wt = _s("f_wt")
+# beyond the lecture: the bounds against measurements (lecture_lib/reality.py)
+L_in = sp.Symbol("L_in", nonnegative=True)
+L_out = _s("L_out")
+T_pre = sp.Symbol("T_pre", nonnegative=True)
+T_dec = _s("T_dec")
+i_step = sp.Symbol("i", integer=True, nonnegative=True)
+n_conc = _s("n_conc")
+lam_req = _s("lambda_req")
+W_req = _s("W_req")
+r_user = _s("r_user")
+eta_bw = _s("eta_bw")
 LATEX = {
     B: "B", N_act: r"N_{\mathrm{active}}", N_tot: r"N_{\mathrm{total}}", b_w: r"b_{w}",
     L_ctx: r"L_{\mathrm{ctx}}", b_kv: r"b_{\mathrm{kv}}", l_pass: r"\ell_{\mathrm{pass}}",
@@ -166,6 +177,9 @@ LATEX = {
     L_dense: r"L_{\mathrm{dense}}", n_shx: r"n_{\mathrm{shared}}", r_q: r"r_{q}", r_kv: r"r_{kv}",
     d_rope: r"d_{\mathrm{rope}}", b_disp: r"b_{\mathrm{dispatch}}", b_comb: r"b_{\mathrm{combine}}",
     R_rk: "R", t_net: r"t_{\mathrm{net}}", f_wt: r"f_{w}",
+    L_in: r"L_{\mathrm{in}}", L_out: r"L_{\mathrm{out}}", T_pre: r"T_{\mathrm{prefill}}", T_dec: r"T_{\mathrm{decode}}",
+    i_step: "i", n_conc: r"n_{\mathrm{conc}}", lam_req: r"\lambda", W_req: "W", r_user: r"r_{\mathrm{user}}",
+    eta_bw: r"\eta_{\mathrm{BW}}",
 }
 
 TABLE: list[Entry] = [
@@ -275,6 +289,16 @@ TABLE: list[Entry] = [
     Entry(R_rk, "racks (scale-up domains) one expert layer spans", "racks", "two racks", 2),
     Entry(t_net, "time of a step's all-to-all traffic (dispatch + combine over every MoE layer) per chip", "s", "(the network)", 2),
     Entry(f_wt, "fraction of a scale-up domain's HBM given to weights (the rest holds KV)", "fraction", "half for KV", 2),
+    Entry(L_in, "prompt (input) tokens of one request", "tokens", "(prompt length)", 9),
+    Entry(L_out, "output tokens one request generates", "tokens", "(output length)", 9),
+    Entry(T_pre, "time of the prefill pass over a batch's prompts (a lower bound)", "s", "(prefill)", 9),
+    Entry(T_dec, "time of all the decode steps of a batch (a lower bound): the sum of their step times", "s", "(decode)", 9),
+    Entry(i_step, "index of a decode step (0 for the first output token)", "steps", "(step)", 9),
+    Entry(n_conc, "requests in the system at once (concurrency; the decode batch)", "requests", "(batch)", 9),
+    Entry(lam_req, "request arrival (= completion) rate of a steady system", "requests/s", "(traffic)", 9),
+    Entry(W_req, "time one request spends in the system (its latency)", "s", "(latency)", 9),
+    Entry(r_user, "output tokens per second one request sees (1 / time per output token)", "tokens/s", "(speed)", 9),
+    Entry(eta_bw, "memory-bandwidth utilisation: achieved bytes/s over peak (MBU)", "fraction", "(not in the lecture)", 9),
 ]
 
 SYMBOLS: dict[str, sp.Symbol] = {e.symbol.name: e.symbol for e in TABLE}

@@ -61,16 +61,21 @@ def _routed_expr():
     return _split_exprs()[1]
 
 
-def experts_touched_fraction(batch, experts_per_token, n_experts):
-    """Expected fraction of routed experts touched by `batch` tokens: 1 − (1 − k/n)^B.
-
-    batch: tokens in the step (>= 0; arrays broadcast); experts_per_token k: 1 <= k <= n_experts.
-    """
+def _check_routing(batch, experts_per_token, n_experts):
+    """Clear errors for a batch (tokens >= 0) and k of n experts (1 <= k <= n)."""
     check_nonnegative("batch", batch)
     check_at_least("experts_per_token", experts_per_token, 1)
     check_at_least("n_experts", n_experts, 1)
     if np.any(np.asarray(experts_per_token, float) > np.asarray(n_experts, float)):
         raise ValueError(f"experts_per_token ({experts_per_token}) must be <= n_experts ({n_experts})")
+
+
+def experts_touched_fraction(batch, experts_per_token, n_experts):
+    """Expected fraction of routed experts touched by `batch` tokens: 1 − (1 − k/n)^B.
+
+    batch: tokens in the step (>= 0; arrays broadcast); experts_per_token k: 1 <= k <= n_experts.
+    """
+    _check_routing(batch, experts_per_token, n_experts)
     return numeric(experts_touched_expr)(B=batch, k_act=experts_per_token, n_exp=n_experts)
 
 
@@ -80,11 +85,7 @@ def experts_untouched_fraction(batch, experts_per_token, n_experts):
     Evaluated as a power, so it stays accurate where 1 − touched would round to 0 (e.g. ≈1e-75 for
     DeepSeek-V3 at B ≈ 5,400). batch: tokens (>= 0); 1 <= experts_per_token <= n_experts.
     """
-    check_nonnegative("batch", batch)
-    check_at_least("experts_per_token", experts_per_token, 1)
-    check_at_least("n_experts", n_experts, 1)
-    if np.any(np.asarray(experts_per_token, float) > np.asarray(n_experts, float)):
-        raise ValueError(f"experts_per_token ({experts_per_token}) must be <= n_experts ({n_experts})")
+    _check_routing(batch, experts_per_token, n_experts)
     return numeric(experts_untouched_expr)(B=batch, k_act=experts_per_token, n_exp=n_experts)
 
 

@@ -53,18 +53,25 @@ def page_path(src: Path, root: Path = ROOT) -> Path:
 
 # --- one page ----------------------------------------------------------------------------------------
 def execute(src: Path, timeout: int = 600):
-    """Run a notebook in a fresh kernel in its own folder; return the executed notebook."""
+    """Run a notebook in a fresh kernel in its own folder; return the executed notebook. A failing cell
+    does not stop it (the page shows the error; `errors(nb)` lists them)."""
     import nbformat
     from nbclient import NotebookClient
     nb = nbformat.read(src, as_version=4)
     saved = os.environ.pop("MPLBACKEND", None)     # the kernel must draw inline (Agg would show nothing)
     try:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=False,
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", store_widget_state=False, allow_errors=True,
                        resources={"metadata": {"path": str(src.parent)}}).execute()
     finally:
         if saved is not None:
             os.environ["MPLBACKEND"] = saved
     return nb
+
+
+def errors(nb) -> list[str]:
+    """'ename: evalue' of every error output in an executed notebook."""
+    return [f"{o.get('ename')}: {o.get('evalue', '')}".strip() for c in nb.cells if c.cell_type == "code"
+            for o in c.get("outputs", []) if o.get("output_type") == "error"]
 
 
 def static_outputs(nb):
@@ -162,8 +169,10 @@ The lecture: <a href="{lecture.video_url(0)}">Reiner Pope, “The math behind ho
 
 
 # --- build and check ---------------------------------------------------------------------------------
-def build(out: Path | str = ROOT / "site", only: list[str] | None = None, log=print) -> list[Path]:
-    """Execute and render the pages (all, or those named by `only`) and the index into `out`."""
+def build(out: Path | str = ROOT / "site", only: list[str] | None = None, log=print,
+          failed: dict | None = None) -> list[Path]:
+    """Execute and render the pages (all, or those named by `only`) and the index into `out`.
+    A notebook with an error still gets its page (error shown); `failed` collects {page: errors}."""
     out = Path(out)
     srcs = sources(only)
     planned = {page_path(p) for p in sources()}
@@ -171,8 +180,12 @@ def build(out: Path | str = ROOT / "site", only: list[str] | None = None, log=pr
     for src in srcs:
         rel = page_path(src)
         log(f"  {rel}")
-        page = rewrite_links(render(execute(src), src.stem), rel, planned if not only else
-                             {page_path(p) for p in srcs} | planned)
+        nb = execute(src)
+        if errors(nb):
+            log(f"    error in {src.relative_to(ROOT)}: {'; '.join(errors(nb))[:300]}")
+            if failed is not None:
+                failed[rel] = errors(nb)
+        page = rewrite_links(render(nb, src.stem), rel, planned)
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_text(page, encoding="utf-8")
         built.add(rel)
@@ -244,10 +257,14 @@ def main(args) -> int:
     out = Path(args.out)
     if not args.check:
         print(f"building {out}/ (each notebook runs in a fresh kernel):")
-        pages = build(out, args.only)
+        failed = {}
+        pages = build(out, args.only, failed=failed)
         print(f"{len(pages)} pages and index.html in {out}/")
+        if failed:
+            print(f"{len(failed)} notebook(s) raised an error (shown on their pages): "
+                  + ", ".join(p.as_posix() for p in failed), file=sys.stderr)
     broken = check(out, {page_path(p) for p in sources()} if args.only else None)
     for line in broken:
         print(line, file=sys.stderr)
     print(f"links and images: {'all resolve' if not broken else f'{len(broken)} broken'}")
-    return 1 if broken else 0
+    return 1 if broken or (not args.check and failed) else 0

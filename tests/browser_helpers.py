@@ -268,20 +268,24 @@ def _control(explorer, index: int):
 
 
 def press_key(page, explorer, control: dict, forward: bool | None = None) -> None:
-    """Move a control one step with the keyboard (a select: arrow down/up; a slider: arrow right/left)."""
+    """Move a control one step with the keyboard (a select: Space, arrow down/up, Enter; a slider: arrow
+    right/left). `forward` is a preference: at either end the control moves the only way it can."""
     w = _control(explorer, control["index"])
     if control["kind"] == "select":
         sel = w.locator("select")
-        at_end = sel.evaluate("s => s.selectedIndex >= s.options.length - 1")
+        at_start, at_end = sel.evaluate("s => [s.selectedIndex <= 0, s.selectedIndex >= s.options.length - 1]")
+        back = at_end if forward is None else (at_end or (not forward and not at_start))
         sel.focus()        # Space opens it, an arrow picks, Enter confirms (a bare arrow key is taken by
         page.keyboard.press(" ")       # JupyterLab's command mode: it moves to the next cell instead)
-        page.keyboard.press("ArrowUp" if (at_end if forward is None else not forward) else "ArrowDown")
+        page.keyboard.press("ArrowUp" if back else "ArrowDown")
         page.keyboard.press("Enter")
     else:
         handle = w.locator(".noUi-handle").first
-        now, top = (float(handle.get_attribute(a) or 0) for a in ("aria-valuenow", "aria-valuemax"))
+        now, low, top = (float(handle.get_attribute(a) or 0)
+                         for a in ("aria-valuenow", "aria-valuemin", "aria-valuemax"))
+        back = now >= top if forward is None else (now >= top or (not forward and now > low))
         handle.focus()
-        page.keyboard.press("ArrowLeft" if (now >= top if forward is None else not forward) else "ArrowRight")
+        page.keyboard.press("ArrowLeft" if back else "ArrowRight")
 
 
 def click_mouse(page, explorer, control: dict) -> None:

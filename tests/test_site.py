@@ -17,7 +17,9 @@ PART = "08"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
-    pages = site.build(out, only=[PART], log=lambda *_: None)
+    failed = {}
+    pages = site.build(out, only=[PART], log=lambda *_: None, failed=failed)
+    assert not failed, f"notebooks raised errors while the site was built: {failed}"
     return out, pages
 
 
