@@ -155,15 +155,14 @@ assert all(c.fits for c in cases)        # every published batch fits in HBM at 
 
 # %% [markdown]
 # The test suite asserts the same (`tests/test_reality.py::test_no_measurement_beats_its_bound`). A row
-# that beat its bound would be a bug: a wrong number format, a missing speculative-decoding allowance, a
-# chip count per node read as per copy. While building this file that check caught two such readings: the
-# per-node DeepSeek figures must be scaled to the 18-node (decode) and 4-node (prefill) units that hold
-# one copy of the model, and DeepSeek-V3's multi-token prediction may add a token per step, so its
-# decode rows allow two.
+# that beat its bound would be a bug, in the row or in the model: a wrong number format, a figure per node
+# read as per copy of the model (DeepSeek's per-node rates are scaled here to the 18-node decode and 4-node
+# prefill units that each hold one copy), or a speedup the bound does not allow for (DeepSeek-V3's
+# multi-token prediction may add a token per decode step, so its decode rows allow two).
 #
-# **Takeaway.** Real systems sit at roughly a tenth to three quarters of the roofline. Large-batch
-# compute-bound work (prefill, training) comes closest; decode of a large MoE across many nodes sits
-# lowest, which the next sections explain.
+# **Takeaway.** Real systems run well below the roofline. Large-batch compute-bound work (prefill,
+# training) comes closest; decode of a large MoE across many nodes sits lowest, which the next sections
+# explain.
 
 # %% [markdown]
 # ## 4. Little's law: the batch a service really runs
@@ -236,18 +235,26 @@ assert medians[-1] > 1.5 * medians[0]
 #
 # * **Prefill** lifts the long-prompt TensorRT-LLM rows most: with 2,048 prompt tokens and 128 outputs,
 #   the prompts take most of the time.
-# * **Attention** matters for DeepSeek's decode (MLA attention at ~5,000 tokens of context costs more
-#   FLOPs than the matmuls of the 37B active weights) and for Llama 3's 131k-token training.
+# * **Attention** matters for DeepSeek's decode (MLA at its mean context, next cell) and for Llama 3's
+#   131k-token training.
 # * **The network** is the big one for DeepSeek-V3 spread over 18 or 9 nodes: every token's hidden state
-#   goes to 8 experts and back over 50 GB/s NICs. For SGLang's prefill the network bound is almost met.
-#   That is suspicious as much as it is impressive: DeepEP's prefill kernels send a token once per
-#   *node*, not once per expert, so the uniform per-expert count of chapter 2 over-counts the bytes by up
-#   to about 2× for that row. A term that is not a true bound is labelled as such; the strict bound of
-#   section 3 does not include it.
-# * **Kernel efficiency** lifts every compute-bound Hopper row: the best FP8 matmul reaches about two
-#   thirds of the datasheet peak.
-# * **Scheduling** changes DeepSeek's decode bound only a little: the network term grows with the batch, so
-#   tokens per second barely depend on it.
+#   goes to its experts and back over the nodes' NICs. For SGLang's prefill the network bound is almost
+#   met. That is suspicious as much as it is impressive: DeepEP's prefill kernels send a token once per
+#   *node* it needs, not once per expert, so chapter 2's uniform per-expert count over-counts the bytes
+#   that cross between nodes for that row. A term that is not a true bound is labelled as such; the strict
+#   bound of section 3 does not include it.
+# * **Kernel efficiency** lifts every compute-bound Hopper row by the factors printed above.
+# * **Scheduling** barely changes DeepSeek's decode bound: the network term grows with the batch, so
+#   tokens per second hardly depend on it.
+
+# %%
+ds = models.get(d.model)
+attn = ds.attention_flops_per_sequence(d.context)
+say(f"DeepSeek-V3 at {d.context:,} tokens of context: attention {fmt(attn, 'FLOP')} per new token against "
+    f"{fmt(2 * ds.active_params, 'FLOP')} for the matmuls of its {fmt(ds.active_params, 'params')} active weights.")
+sg = {c.measurement.key: c for c in steps[3][1]}["sglang-h100-prefill"]
+say(f"SGLang's prefill against the bound with the network: {sg.efficiency:.0%} ({sg.binding}-bound).")
+assert attn > 2 * ds.active_params and sg.binding == "network"
 
 # %%
 decode_gpu = [c.efficiency for c in steps[-1][1] if c.measurement.phase == "decode" and c.measurement.chip != "TPU-v4"]
@@ -257,9 +264,14 @@ say(f"The lecture's guess for decode and RL utilisation was about {L['rl_efficie
 assert all(e < 1 for e in decode_gpu)
 
 # %% [markdown]
-# **Takeaway.** Most of the gap is explained by terms the course already has: the prefill, attention,
-# the all-to-all and realistic kernels. What is left, typically a factor of 1.5 to 3, is scheduling,
-# load imbalance between experts, synchronisation and everything a benchmark does between steps.
+# **Takeaway.** Much of the gap is explained by terms the course already has: the prefill, attention,
+# the all-to-all and realistic kernels. What is left (next cell) is scheduling, load imbalance between
+# experts, synchronisation and everything a system does between steps.
+
+# %%
+say(f"After every addition the median row still runs at {medians[-1]:.0%} of its bound: a factor of "
+    f"{1 / medians[-1]:.2g} the course's terms do not explain, against {1 / medians[0]:.2g} for the lecture's bound.")
+assert 1 / medians[-1] < 1 / medians[0]
 
 # %% [markdown]
 # ## 6. Your own machine's roofline
@@ -319,7 +331,7 @@ else:
 #
 # * The bound for whole requests is $B\,L_\text{out}/(T_\text{prefill} + \sum_i T_\text{step,i})$: the
 #   decode steps summed, the prefill counted (`reality.throughput_bound`).
-# * No published measurement in the file beats its bound; they sit at a tenth to three quarters of it.
+# * No published measurement in the file beats its bound; most sit far below it.
 # * Little's law recovers a batch from two rates: requests in flight = throughput ÷ per-user speed.
 # * Attention, the network, the prefill and kernel efficiency explain most of the gap; what remains is
 #   scheduling and imbalance.
