@@ -35,7 +35,7 @@ Units: seconds, tokens, bytes, FLOP/s, bytes/s; rates per second; MFU and effici
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -44,8 +44,8 @@ import sympy as sp
 from . import hardware, models, moe, roofline, training, training_runs
 from ._registry import DATA, Field, RegistryError, Source, build, load_file, lookup
 from .formula import numeric
-from .notation import (BW, B, D, F, L_ctx, L_in, L_out, L_seq, N, N_act, R_tok, T_dec, T_pre, T_step, W_req,
-                       eta, eta_bw, f_att, i_step, l_pass, lam_req, n_conc, r_user)  # noqa: F401
+from .notation import (BW, B, D, F, L_ctx, L_in, L_out, L_seq, R_tok, T_dec, T_pre, W_req, eta, eta_bw, f_att,
+                       i_step, l_pass, lam_req, n_conc, r_user)
 from .units import check_at_least, check_nonnegative, check_positive
 
 # --- the equations ------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import sympy as sp
 
 from lecture_lib import hardware, machine, models, reality, roofline, training
 from lecture_lib._registry import RegistryError
-from lecture_lib.notation import L_out, R_tok, n_conc, r_user
+from lecture_lib.notation import B, L_out, R_tok, T_dec, T_pre, n_conc, r_user
 
 rng = np.random.default_rng(9)
 
@@ -162,10 +162,9 @@ def test_throughput_bound_properties():
 
 
 def test_throughput_bound_symbolic_form():
-    assert sp.simplify(reality.throughput_bound_expr.subs({reality.T_pre: 0})
-                       - reality.B * L_out / reality.T_dec) == 0
+    assert sp.simplify(reality.throughput_bound_expr.subs({T_pre: 0}) - B * L_out / T_dec) == 0
     # the decode sum of a memory-bound model with no weights: Σ B·(L_in + i)·b_kv/BW, in closed form
-    from lecture_lib.notation import BW, B, L_in, b_kv, i_step
+    from lecture_lib.notation import BW, L_in, b_kv, i_step
     summed = sp.summation(B * (L_in + i_step) * b_kv / BW, (i_step, 0, L_out - 1))
     assert sp.simplify(summed - B * b_kv * L_out * (2 * L_in + L_out - 1) / (2 * BW)) == 0
 
@@ -241,23 +240,22 @@ def test_matmul_intensity_by_hand():
 
 
 def test_torch_is_optional():
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:
         assert machine.measure_torch() is None
 
 
 def test_plots_draw_the_data(measured):
     from lecture_lib.plots import reality as rp
     fig = rp.machine_roofline(measured)
-    points = [l for l in fig.axes[0].lines if l.get_marker() == "o"]
+    points = [line for line in fig.axes[0].lines if line.get_marker() == "o"]
     np.testing.assert_allclose(points[0].get_ydata(), measured.flops)
     fig = rp.efficiency_by_workload(reality.cases())
     xs = np.concatenate([c.get_offsets()[:, 0] for c in fig.axes[0].collections])
     assert sorted(xs) == pytest.approx(sorted(c.efficiency for c in reality.cases()))
     steps = reality.ladder()
     fig = rp.ladder(steps)
-    median = [l for l in fig.axes[0].lines if l.get_label() == "median"][0]
+    median = next(line for line in fig.axes[0].lines if line.get_label() == "median")
     np.testing.assert_allclose(median.get_ydata(), [np.median([c.efficiency for c in cs]) for _, cs in steps])
 
 
