@@ -520,7 +520,8 @@ def evaluate(r: Measurement, options=("prefill",)) -> Case:
     final = r.history_tokens + (r.prompt_tokens or 0) + r.output_tokens
     batch, note = _batch(r, hw_all, m, final, "scheduling" in options)
     tb = throughput_bound(hw, m, batch, r.prompt_tokens or 0, r.output_tokens, history_tokens=r.history_tokens,
-                          tokens_per_step=r.tokens_per_step, include_prefill="prefill" in options, **common)
+                          tokens_per_step=r.tokens_per_step,
+                          include_prefill="prefill" in options and r.phase != "decode", **common)
     if r.quantity == "request_latency_s":
         return Case(r, measured, tb.total, tb.bound, batch, note, tb.fits)
     return Case(r, measured, tb.tokens_per_s, tb.bound, batch, note, tb.fits)

@@ -160,9 +160,9 @@ assert all(c.fits for c in cases)        # every published batch fits in HBM at 
 # prefill units that each hold one copy), or a speedup the bound does not allow for (DeepSeek-V3's
 # multi-token prediction may add a token per decode step, so its decode rows allow two).
 #
-# **Takeaway.** Real systems run well below the roofline. Large-batch compute-bound work (prefill,
-# training) comes closest; decode of a large MoE across many nodes sits lowest, which the next sections
-# explain.
+# **Takeaway.** Real systems run well below the roofline. Dense, large-batch, compute-bound work (PaLM's
+# prefill, training) comes closest; a large MoE spread over many nodes sits lowest, in decode and in
+# prefill, which the next sections explain.
 
 # %% [markdown]
 # ## 4. Little's law: the batch a service really runs
@@ -251,7 +251,7 @@ assert medians[-1] > 1.5 * medians[0]
 ds = models.get(d.model)
 attn = ds.attention_flops_per_sequence(d.context)
 say(f"DeepSeek-V3 at {d.context:,} tokens of context: attention {fmt(attn, 'FLOP')} per new token against "
-    f"{fmt(2 * ds.active_params, 'FLOP')} for the matmuls of its {fmt(ds.active_params, 'params')} active weights.")
+    f"{fmt(2 * ds.active_params, 'FLOP')} for the matmuls of its active weights ({fmt(ds.active_params, 'params')}).")
 sg = {c.measurement.key: c for c in steps[3][1]}["sglang-h100-prefill"]
 say(f"SGLang's prefill against the bound with the network: {sg.efficiency:.0%} ({sg.binding}-bound).")
 assert attn > 2 * ds.active_params and sg.binding == "network"
