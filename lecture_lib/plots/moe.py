@@ -108,7 +108,8 @@ class RackPlot(LivePlot):
         self.point.set_data([batch], [np.clip(here.total, *STEP_YLIM)])
         self.point.set_color(BOUND_COLORS[here.bound])
         fits = "" if here.fits else "\n(weights + KV do not fit in HBM)"
-        self.text.set_text(f"R = {racks}, B = {batch:,}: {here.bound}-bound, step {fmt(here.total, 's')}\n"
+        self.text.set_text(f"{system} ({fmt(hardware.resolve(system).hbm_capacity, 'B')} HBM) · {m.name}\n"
+                           f"R = {racks}, B = {batch:,}: {here.bound}-bound, step {fmt(here.total, 's')}\n"
                            f"compute {fmt(here.compute, 's')} · memory {fmt(here.memory, 's')} · "
                            f"network {fmt(here.network, 's')}{fits}")
         self.text.get_bbox_patch().set_edgecolor(BOUND_COLORS[here.bound])

@@ -241,7 +241,7 @@ explorers.get("latency_vs_batch")()
 # %% [markdown]
 # ## Graph 2: cost per token against batch size
 #
-# You rent the chips by the hour; the lecture uses about **&#36;2 per GPU-hour**. A step of length T on
+# You rent the chips by the hour; the lecture uses about **<span>&#36;</span>2 per GPU-hour**. A step of length T on
 # n chips costs T·n·p, and it produces B tokens, so the cost per token is T·n·p / B:
 
 # %%

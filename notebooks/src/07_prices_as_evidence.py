@@ -434,7 +434,7 @@ assert sp.diff(pricing.tier_cost_expr, nt.n_read) == pricing.retrieve_cost_expr
 # %% [markdown]
 # The lecture's table (columns as corrected mid-lecture), per token of the lecture's model (2 KB), with the
 # registry's devices. HBM retrieval counts as free (it is where inference needs the KV); remat is a prefill
-# token at an assumed 50% MFU on the H200 at &#36;2/hour:
+# token at an assumed 50% MFU on the H200 at <span>&#36;</span>2/hour:
 
 # %%
 kv_guess = guess.kv_bytes_per_token("fp8")
@@ -540,7 +540,7 @@ assert pricing.min_reuses(mult["write_5m"], mult["read"]) == 1 and pricing.min_r
 assert 1 / mult["read"] == L["cache_hit_discount"]
 
 # %% [markdown]
-# **The price it justifies.** The write premium Anthropic charges (&#36;1.25/M for 5 minutes, &#36;5/M for an
+# **The price it justifies.** The write premium Anthropic charges (<span>&#36;</span>1.25/M for 5 minutes, <span>&#36;</span>5/M for an
 # hour) against the cheapest tier's cost at cost, for the lecture's 2 KB per token and for DeepSeek-V3's MLA
 # cache (bf16):
 
