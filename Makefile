@@ -26,7 +26,7 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb --config=$(CURDIR)/jupyter_server_config.py $(LAB_ARGS)
 
 test: $(STAMP)
-	MPLBACKEND=Agg $(PY) -m pytest -q
+	MPLBACKEND=Agg $(PY) -m pytest -q -n auto --dist loadscope
 
 bench: $(STAMP)
 	MPLBACKEND=Agg $(PY) benchmarks/widget_latency.py
