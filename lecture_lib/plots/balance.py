@@ -9,38 +9,24 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from .. import balance, fastmode, hardware, models, queueing, roofline, routing, traffic
 from ..lecture import SAID
 from ..units import MS, US, fmt
-from .live import LivePlot, decade_limits, positive
+from .live import LivePlot, decade_limits, positive, static_figure
 
 DTYPE_MARKERS = {"bf16": "o", "fp8": "s", "fp4": "^"}
 DTYPE_COLORS = {"bf16": "C0", "fp8": "C1", "fp4": "C2"}
 
 
-def _fig(figsize=(6.6, 3.9)):
-    """A pyplot-free Figure that also displays in Jupyter without `%matplotlib inline`."""
-    fig = Figure(figsize=figsize, dpi=100)
-    FigureCanvasAgg(fig)
-
-    def _repr_png_():
-        import io
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png")
-        return buf.getvalue()
-
-    fig._repr_png_ = _repr_png_
-    return fig
 
 
 # --- 1. the hardware ratio across generations ----------------------------------------------------
 def ratio_by_generation(rows=None, lecture_ratio: float = SAID["ratio"]) -> Figure:
     """Lecture ratio (multiply-adds per weight parameter read) of every chip and dtype vs year."""
     rows = rows if rows is not None else balance.ratio_table()
-    fig = _fig((7.2, 4.4))
+    fig = static_figure((7.2, 4.4))
     ax = fig.add_subplot()
     for dtype, marker in DTYPE_MARKERS.items():
         sel = [r for r in rows if r["dtype"] == dtype]
@@ -86,7 +72,7 @@ def experts_touched(model_names=("DeepSeek-V3", "Qwen3-235B-A22B", "Kimi-K2", "M
                     batch_max: float = 1e4) -> Figure:
     """Fraction of routed experts a batch touches, 1 − (1 − k/n)^B, vs batch (log x)."""
     b = np.geomspace(1, batch_max, 300)
-    fig = _fig()
+    fig = static_figure()
     ax = fig.add_subplot()
     for name in model_names:
         m = models.get(name)
@@ -208,7 +194,7 @@ def drain_times(rows=None, lecture_s: float = SAID["drain_s"]) -> Figure:
     """Horizontal bars: HBM capacity / bandwidth for every chip, the lecture's 20 ms marked."""
     rows = rows if rows is not None else balance.drain_table()
     rows = sorted(rows, key=lambda r: r["drain_s"])
-    fig = _fig((6.6, 4.6))
+    fig = static_figure((6.6, 4.6))
     ax = fig.add_subplot()
     y = np.arange(len(rows))
     colors = ["C7" if r["status"] == "announced" else "C0" for r in rows]
@@ -229,7 +215,7 @@ def throughput_vs_volumes(deployments: dict, volumes=None) -> Figure:
     names = list(deployments) + [f"{v.provider} {v.as_of}" for v in volumes]
     values = list(deployments.values()) + [v.tokens_per_second for v in volumes]
     colors = ["C0"] * len(deployments) + ["C1"] * len(volumes)
-    fig = _fig((7.2, 3.9))
+    fig = static_figure((7.2, 3.9))
     ax = fig.add_subplot()
     y = np.arange(len(names))
     ax.barh(y, values, color=colors)
@@ -366,7 +352,7 @@ class FastModePlot(LivePlot):
 # --- 8. sparsity costs memory -----------------------------------------------------------------------
 def sparsity_headroom(sweep: dict, hw_name: str, model_name: str, context: float) -> Figure:
     """Balance batch and max batch that fits vs N_total / N_active (log-log)."""
-    fig = _fig()
+    fig = static_figure()
     ax = fig.add_subplot()
     r = sweep["total_over_active"]
     ax.plot(r, sweep["balance_batch"], label="balance batch (with KV)")
@@ -391,7 +377,7 @@ def attention_slope(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", k
     dense = roofline.kv_time_per_sequence(hw, model, ctx, "dense", kv_dtype)
     sparse = roofline.kv_time_per_sequence(hw, model, ctx, "sqrt", kv_dtype)
     comp = roofline.compute_time_per_sequence(hw, model, weight_dtype)
-    fig = _fig()
+    fig = static_figure()
     ax = fig.add_subplot()
     ax.plot(ctx, dense / US, label="KV read, dense attention (∝ L)")
     ax.plot(ctx, sparse / US, label="KV read, √-sparse attention (∝ √L)")

@@ -203,3 +203,16 @@ def positive(values) -> np.ndarray:
     out = np.array(values, dtype=float, copy=True, ndmin=1)
     out[~(out > 0)] = np.nan
     return out
+
+def static_figure(figsize=(6.6, 3.9)) -> Figure:
+    """A pyplot-free Figure (100 dpi) that also displays in Jupyter without `%matplotlib inline`."""
+    fig = Figure(figsize=figsize, dpi=100)
+    FigureCanvasAgg(fig)
+
+    def _repr_png_():
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png")
+        return buf.getvalue()
+
+    fig._repr_png_ = _repr_png_
+    return fig

@@ -12,9 +12,8 @@ from matplotlib.figure import Figure
 
 from .. import hardware, memory, models
 from ..lecture import SAID
-from ..units import GB, MS, fmt
-from .balance import _fig
-from .live import LivePlot, tick_label
+from ..units import MS, fmt
+from .live import LivePlot, tick_label, static_figure
 
 WEIGHT_COLOR, KV_COLOR, HBM_COLOR = "#4c72b0", "#dd8452", "#a00"
 
@@ -112,7 +111,7 @@ def hop_range_chart(step_time=SAID["hop_step_before_s"], hop_latency=SAID["hop_s
     stages = np.arange(1, max_stages + 1)
     lo, mid, hi = (memory.hop_step_time(step_time, stages, h)
                    for h in (hop_latency / spread, hop_latency, hop_latency * spread))
-    fig = _fig((6.8, 3.8))
+    fig = static_figure((6.8, 3.8))
     ax = fig.add_subplot()
     ax.fill_between(stages, lo / MS, hi / MS, color="C0", alpha=0.18,
                     label=f"t_hop from {fmt(hop_latency / spread, 's')} to {fmt(hop_latency * spread, 's')} (±{spread:g}×)")
@@ -137,7 +136,7 @@ def weight_read_bars(model="Kimi-K2", systems=("HGX-H100", "HGX-H200", "HGX-B200
     the bar says whether the weights fit (else they must be pipelined, which does not shorten the read)."""
     m = models.resolve(model)
     times = [memory.weight_read_time(s, m, weight_dtype) for s in systems]
-    fig = _fig((6.8, 3.6))
+    fig = static_figure((6.8, 3.6))
     ax = fig.add_subplot()
     x = np.arange(len(systems))
     for i, (s, t) in enumerate(zip(systems, times)):
@@ -161,7 +160,7 @@ def bandwidth_generations(rows=None) -> Figure:
     """HBM bandwidth per GPU by generation (TB/s, log axis), with the lecture's 1.5-2× per generation as a
     band from the first chip."""
     rows = rows or memory.bandwidth_by_generation()
-    fig = _fig((6.8, 3.8))
+    fig = static_figure((6.8, 3.8))
     ax = fig.add_subplot()
     years = np.array([r["year"] for r in rows], dtype=float)
     bw = np.array([r["bandwidth"] for r in rows])
@@ -194,7 +193,7 @@ def context_ceiling_bars(model_list, chips=("A100-80GB", "H100-SXM", "H200", "B2
                          kv_dtype="bf16") -> Figure:
     """Grouped bars: the longest context any pipeline depth allows, C·E/(b·b_kv) (tokens, log axis), per
     model and chip (weights sharded away, P → ∞)."""
-    fig = _fig((7.2, 3.9))
+    fig = static_figure((7.2, 3.9))
     ax = fig.add_subplot()
     x = np.arange(len(chips))
     width = 0.8 / len(model_list)

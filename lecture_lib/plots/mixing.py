@@ -10,8 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import mixing
-from .balance import _fig
-from .live import LivePlot
+from .live import LivePlot, static_figure
 
 #: the MLP settings the explorer offers (weight gain g; 1 is the usual initialisation)
 GAINS = (0.5, 1.0, 2.0, 4.0, 10.0, 100.0)
@@ -89,7 +88,7 @@ class AvalanchePlot(LivePlot):
 def avalanche_curves(gains=(1.0, 4.0, 100.0), architecture="plain") -> Figure:
     """The cipher's avalanche per round beside random MLPs' per layer, for several gains."""
     steps = np.arange(mixing.EXPERIMENT["depth"] + 1)
-    fig = _fig((6.8, 3.9))
+    fig = static_figure((6.8, 3.9))
     ax = fig.add_subplot()
     ax.plot(steps, mixing.cipher_avalanche(), color="C3", marker=".", label="Feistel cipher, per round")
     for i, g in enumerate(gains):
@@ -109,7 +108,7 @@ def avalanche_curves(gains=(1.0, 4.0, 100.0), architecture="plain") -> Figure:
 def sensitivity_curves(gain=4.0) -> Figure:
     """Relative output change per relative input change, per layer, for the three architectures (log y)."""
     steps = np.arange(mixing.EXPERIMENT["depth"] + 1)
-    fig = _fig((6.8, 3.9))
+    fig = static_figure((6.8, 3.9))
     ax = fig.add_subplot()
     for arch in mixing.ARCHITECTURES:
         ax.plot(steps, mixing.mlp_sensitivity(gain, arch), label=f"{ARCH_LABELS[arch]}, gain {gain:g}")
@@ -126,7 +125,7 @@ def sensitivity_curves(gain=4.0) -> Figure:
 
 def roundtrip_errors(depths, errors: dict) -> Figure:
     """RevNet reconstruction error vs depth, one line per precision (log-log). errors: {label: array}."""
-    fig = _fig((6.4, 3.7))
+    fig = static_figure((6.4, 3.7))
     ax = fig.add_subplot()
     for label, e in errors.items():
         ax.plot(depths, e, marker="o", label=label)
@@ -142,7 +141,7 @@ def roundtrip_errors(depths, errors: dict) -> Figure:
 
 def memory_bars(rows) -> Figure:
     """Bars of training memory (bytes, log x): rows = [(label, bytes), ...]."""
-    fig = _fig((6.8, 0.5 + 0.45 * len(rows)))
+    fig = static_figure((6.8, 0.5 + 0.45 * len(rows)))
     ax = fig.add_subplot()
     labels, values = zip(*rows)
     y = np.arange(len(rows))[::-1]

@@ -11,8 +11,7 @@ import numpy as np
 from .. import hardware, models, moe
 from ..lecture import SAID
 from ..units import MS, US, fmt
-from .balance import _fig
-from .live import LivePlot
+from .live import LivePlot, static_figure
 
 BOUND_COLORS = {"compute": "C0", "memory": "C1", "network": "C3"}
 BATCHES = np.unique(np.round(np.logspace(0, 5, 61)))          # sequences, 1 … 100k
@@ -23,7 +22,7 @@ SYSTEMS = ("GB200-NVL72", "GB300-NVL72", "HGX-H100", "HGX-B200")
 # --- 2. experts touched -----------------------------------------------------------------------------
 def experts_touched_chart(model_names=("DeepSeek-V3", "Kimi-K2", "Qwen3-235B-A22B", "Mixtral-8x7B")):
     """Expected distinct experts touched per layer against tokens in the step, as a fraction of n."""
-    fig = _fig((6.8, 3.8))
+    fig = static_figure((6.8, 3.8))
     ax = fig.add_subplot()
     tokens = np.logspace(0, 5, 200)
     for name in model_names:
@@ -43,7 +42,7 @@ def experts_touched_chart(model_names=("DeepSeek-V3", "Kimi-K2", "Qwen3-235B-A22
 # --- 4. the slowdown of spanning racks -------------------------------------------------------------
 def slowdown_chart(ratios=(4, 8, 18), max_racks=16):
     """max(1/R, ρ·(R − 1)/R) against racks R, for a few bandwidth ratios ρ."""
-    fig = _fig((6.4, 3.6))
+    fig = static_figure((6.4, 3.6))
     ax = fig.add_subplot()
     racks = np.arange(1, max_racks + 1)
     for rho in ratios:
@@ -125,7 +124,7 @@ class RackPlot(LivePlot):
 def history_chart(domains=None):
     """Per scale-up domain: the largest fp8 model with half the HBM left for KV, and its weight-read floor."""
     domains = domains if domains is not None else moe.scaleup_history()
-    fig = _fig((7.4, 3.6))
+    fig = static_figure((7.4, 3.6))
     ax1, ax2 = fig.subplots(1, 2)
     labels = [f"{d.name}{'*' if d.status == 'announced' else ''}\n({d.chips})" for d in domains]
     x = np.arange(len(domains))
@@ -147,7 +146,7 @@ def law_chart(hw="GB200", dtype="fp8", model_names=("DeepSeek-V3", "Kimi-K2", "Q
                                                      "Mixtral-8x7B", "Llama-3-405B", "Llama-3-70B"), domains=None):
     """Active parameters (x, priced by compute) against total parameters (y, capped by scale-up HBM)."""
     domains = domains if domains is not None else moe.scaleup_history()
-    fig = _fig((7.2, 4.4))
+    fig = static_figure((7.2, 4.4))
     ax = fig.add_subplot()
     active = np.logspace(9, 12, 50)
     levels: dict = {}                       # domains with the same HBM share one line and one label

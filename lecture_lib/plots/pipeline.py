@@ -22,8 +22,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 
 from .. import hardware, models, pipeline
-from .balance import _fig
-from .live import LivePlot
+from .live import LivePlot, static_figure
 
 PASS_COLORS = {"F": "#4c72b0", "B": "#dd8452", "W": "#55a868"}
 #: inference: every pass is a forward; shades of the forward colour tell the micro-batches apart
@@ -118,7 +117,7 @@ def draw_schedule(ax, timeline, labels: bool = True, hard_stop: bool = True, tit
 def schedule_chart(kind: str, stages: int, microbatches: int, figsize=(7.6, None), **schedule_kw) -> Figure:
     """One schedule's Gantt chart as a Figure (`pipeline.schedule(kind, stages, microbatches, ...)`)."""
     timeline = pipeline.schedule(kind, stages, microbatches, **schedule_kw)
-    fig = _fig((figsize[0], figsize[1] or 1.2 + 0.32 * stages))
+    fig = static_figure((figsize[0], figsize[1] or 1.2 + 0.32 * stages))
     ax = fig.add_subplot()
     fig.subplots_adjust(left=0.11, right=0.9, bottom=0.9 / fig.get_figheight(), top=1 - 0.4 / fig.get_figheight())
     draw_schedule(ax, timeline)
@@ -129,7 +128,7 @@ def schedules_figure(stages: int = 4, microbatches: int = 8, kinds=pipeline.KIND
     """The schedules of `kinds` stacked on one shared time axis (stages on y, time on x)."""
     timelines = [pipeline.schedule(k, stages, microbatches, **schedule_kw) for k in kinds]
     row_h = 0.55 + 0.3 * stages
-    fig = _fig((7.8, 0.5 + row_h * len(kinds)))
+    fig = static_figure((7.8, 0.5 + row_h * len(kinds)))
     axes = fig.subplots(len(kinds), 1, sharex=True)
     axes = np.atleast_1d(axes)
     fig.subplots_adjust(left=0.1, right=0.88, bottom=0.45 / fig.get_figheight(), top=1 - 0.3 / fig.get_figheight(),
@@ -294,7 +293,7 @@ def boundary_by_system(model="Kimi-K2", systems=None) -> Figure:
     m = models.resolve(model)
     names = list(ratios)
     need = [pipeline.min_layers_per_stage(m, ratios[n]) for n in names]
-    fig = _fig((6.8, 0.9 + 0.42 * len(names)))
+    fig = static_figure((6.8, 0.9 + 0.42 * len(names)))
     ax = fig.add_subplot()
     y = np.arange(len(names))[::-1]
     ax.barh(y, need, color=["C2" if v <= 1 else "C1" for v in need])
@@ -314,7 +313,7 @@ def capacity_bars(model="Kimi-K2", systems=("HGX-H100", "HGX-B200", "GB200-NVL72
     """HBM of one scale-up domain beside the weights of `model` (bytes, TB on a linear axis)."""
     m = models.resolve(model)
     caps = [pipeline.capacity(s, m, 1, weight_dtype) for s in systems]
-    fig = _fig((6.8, 0.9 + 0.45 * len(systems)))
+    fig = static_figure((6.8, 0.9 + 0.45 * len(systems)))
     ax = fig.add_subplot()
     y = np.arange(len(systems))[::-1]
     ax.barh(y, [c.rack_hbm / 1e12 for c in caps], color="#bbbbbb", label="HBM in the scale-up domain")

@@ -13,8 +13,7 @@ from matplotlib.figure import Figure
 from .. import models, prices, pricing, roofline, storage
 from ..lecture import SAID
 from ..units import HOUR, MS, fmt
-from .balance import _fig
-from .live import LivePlot, tick_label
+from .live import LivePlot, tick_label, static_figure
 
 TIER_COLORS = {"remat": "C3", "HBM": "C0", "DDR": "C1", "flash": "C2", "disk": "C4"}
 
@@ -26,7 +25,7 @@ def cost_vs_context(hw, model, batch, weight_dtype="fp8", kv_dtype="fp8", price=
     ctx = np.linspace(1_000, context_max, 400)
     r = roofline.step_time(hw, model, batch, context=ctx, weight_dtype=weight_dtype, kv_dtype=kv_dtype)
     crossover = roofline.balance_context(hw, model, weight_dtype, kv_dtype)
-    fig = _fig((10.0, 3.9))
+    fig = static_figure((10.0, 3.9))
     ax, ax2 = fig.subplots(1, 2)
     per_tok = 1e6 / batch            # µs per token
     ax.plot(ctx / 1e3, (r.compute + 0 * ctx) * per_tok, color="C0", label="compute (flat)")
@@ -58,7 +57,7 @@ def implied_vs_models(implied_bytes, context, model_names, kv_dtype="bf16", spre
     """Horizontal bars (log x): KV bytes per token of registry models at `context` vs the price's answer."""
     names = list(model_names)
     vals = [roofline.kv_bytes_per_token_at(n, context, kv_dtype) for n in names]
-    fig = _fig((7.2, 3.6))
+    fig = static_figure((7.2, 3.6))
     ax = fig.add_subplot()
     y = np.arange(len(names))
     ax.barh(y, vals, color="C0", alpha=0.8)
@@ -83,7 +82,7 @@ def time_per_token_vs_len_pass(memory_time, compute_time_per_token, len_max=1e5)
     lp = np.geomspace(1, len_max, 300)
     t = pricing.time_per_token(memory_time, compute_time_per_token, lp)
     star = pricing.compute_bound_length(memory_time, compute_time_per_token)
-    fig = _fig((6.6, 3.9))
+    fig = static_figure((6.6, 3.9))
     ax = fig.add_subplot()
     ax.plot(lp, np.full_like(lp, compute_time_per_token) / MS, color="C0", label="compute per token: t_tok")
     ax.plot(lp, memory_time / lp / MS, color="C1", label="memory per token: t_mem / len_pass")
@@ -103,7 +102,7 @@ def time_per_token_vs_len_pass(memory_time, compute_time_per_token, len_max=1e5)
 def decode_mfu_by_model(rows) -> Figure:
     """Bars: the decode MFU ÷ prefill MFU each registry price implies (input ÷ output price)."""
     rows = list(rows)
-    fig = _fig((7.2, 3.8))
+    fig = static_figure((7.2, 3.8))
     ax = fig.add_subplot()
     colors = {"Anthropic": "C1", "Google": "C0", "OpenAI": "C2", "DeepSeek": "C4"}
     y = np.arange(len(rows))
@@ -125,7 +124,7 @@ def decode_mfu_by_model(rows) -> Figure:
 def attention_vs_weights(model_list, context_max=1e8) -> Figure:
     """Log-log: attention FLOPs ÷ weight FLOPs per new token vs context, for each model; 1 marked."""
     ctx = np.geomspace(1e3, context_max, 300)
-    fig = _fig((7.2, 4.0))
+    fig = static_figure((7.2, 4.0))
     ax = fig.add_subplot()
     for i, m in enumerate(model_list):
         m = models.resolve(m)
@@ -156,7 +155,7 @@ def drain_times(rows=None) -> Figure:
     rows = rows if rows is not None else pricing.drain_table()
     guesses = {"HBM": SAID["drain_s"], "DDR": SAID["drain_ddr_s"], "flash": SAID["drain_flash_s"],
                "disk": SAID["drain_disk_s"]}
-    fig = _fig((7.2, 3.4))
+    fig = static_figure((7.2, 3.4))
     ax = fig.add_subplot()
     y = np.arange(len(rows))
     ax.barh(y, [r["drain_s"] for r in rows], color=[TIER_COLORS[r["kind"]] for r in rows], alpha=0.8,

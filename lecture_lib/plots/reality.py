@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 
 from ..units import fmt
 from .roofline import COLORS, _log_axes
-from .training import _fig   # a pyplot-free Figure that displays in Jupyter
+from .live import static_figure   # a pyplot-free Figure that displays in Jupyter
 
 BINDING_COLORS = {"compute": COLORS["compute"], "memory": COLORS["memory"], "network": "#9467bd"}
 
@@ -24,7 +24,7 @@ BINDING_COLORS = {"compute": COLORS["compute"], "memory": COLORS["memory"], "net
 def efficiency_by_workload(cases, title: str = "Published measurements ÷ the library's bound") -> Figure:
     """One dot per measurement: its efficiency (measured ÷ bound, 0 to 1) on x, its kind of workload on y,
     coloured by the term that binds the bound. A dot right of 1 would beat physics (none may)."""
-    fig = _fig((8.2, 4.2))
+    fig = static_figure((8.2, 4.2))
     ax = fig.add_subplot()
     fig.subplots_adjust(left=0.33, right=0.97, top=0.88, bottom=0.13)
     groups = sorted({c.workload for c in cases})
@@ -51,7 +51,7 @@ def efficiency_by_workload(cases, title: str = "Published measurements ÷ the li
 def ladder(steps, title: str = "Closing the gap: the bound with what it left out") -> Figure:
     """Each row's efficiency (y, 0 to 1) after each addition (x: the steps of reality.ladder()), a thin
     line per row and the median in black."""
-    fig = _fig((8.6, 4.4))
+    fig = static_figure((8.6, 4.4))
     ax = fig.add_subplot()
     fig.subplots_adjust(left=0.09, right=0.98, top=0.9, bottom=0.3)
     names = [name for name, _ in steps]
@@ -73,7 +73,7 @@ def ladder(steps, title: str = "Closing the gap: the bound with what it left out
 def machine_roofline(measured, title: str | None = None) -> Figure:
     """Achieved FLOP/s (y, log) against arithmetic intensity (x, FLOP/byte, log) for a machine.Roofline:
     the measured points, the roofline min(peak, I·BW) drawn from the two measured ceilings, the ridge."""
-    fig = _fig((7.6, 4.6))
+    fig = static_figure((7.6, 4.6))
     ax = fig.add_subplot()
     fig.subplots_adjust(left=0.12, right=0.97, top=0.86, bottom=0.13)
     _log_axes(ax)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
@@ -16,22 +15,9 @@ from .. import training, training_runs
 from ..lecture import SAID
 from ..traffic import SECONDS_PER_MONTH
 from ..units import fmt
-from .live import LivePlot, tick_label
+from .live import LivePlot, tick_label, static_figure
 
 
-def _fig(figsize=(6.6, 3.9)):
-    """A pyplot-free Figure that also displays in Jupyter without `%matplotlib inline`."""
-    fig = Figure(figsize=figsize, dpi=100)
-    FigureCanvasAgg(fig)
-
-    def _repr_png_():
-        import io
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png")
-        return buf.getvalue()
-
-    fig._repr_png_ = _repr_png_
-    return fig
 
 
 # --- 1. 6·N·D against published runs ---------------------------------------------------------------------
@@ -39,7 +25,7 @@ def six_nd_vs_reported(names=None) -> Figure:
     """6·N·D against each run's own FLOP count (log-log), with the line y = x."""
     runs = [training_runs.get(n) for n in (names or training_runs.names())]
     runs = [r for r in runs if r.reported_flops is not None]
-    fig = _fig((5.6, 4.2))
+    fig = static_figure((5.6, 4.2))
     ax = fig.add_subplot()
     lim = (1e22, 1e27)
     ax.plot(lim, lim, color="k", lw=1, ls="--", label="6·N·D = reported")
@@ -64,7 +50,7 @@ def six_nd_vs_reported(names=None) -> Figure:
 def heuristic(pairs=((1, 1), (1, 2), (2, 1), (0.5, 2))) -> Figure:
     """a·x^(-p) + b·x^q for a few (p, q) at a = b = 1: the true minimum and the 'terms equal' point."""
     x = np.geomspace(0.1, 10, 400)
-    fig = _fig((7.2, 3.9))
+    fig = static_figure((7.2, 3.9))
     ax = fig.add_subplot()
     f = training.numeric(training.tradeoff_cost_expr)
     x_star, x_eq = training.numeric(training.optimum_x_expr), training.numeric(training.equal_terms_x_expr)
