@@ -277,6 +277,15 @@ def build(path, label: str, make, row: dict):
         raise RegistryError(path, label, None, str(err)) from err
 
 
+def refer(path, label: str, field: str, find, value):
+    """find(value) for a row's field that names something elsewhere (a chip, a model, a dtype), turning
+    find's KeyError/ValueError (an unknown name, with close matches) into a RegistryError for that field."""
+    try:
+        return find(value)
+    except (KeyError, ValueError) as err:
+        raise RegistryError(path, label, field, str(err)) from None
+
+
 # --- lookup -----------------------------------------------------------------------------------------
 
 class UnknownNameError(KeyError):

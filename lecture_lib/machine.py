@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import roofline
+from .training import matmul_flops
 from .formula import numeric
-from .units import FLOPS_PER_MAC
 
 # the same ridge point as chapter 1's hardware_ratio: peak FLOP/s over bytes/s
 ridge_expr = roofline.hardware_ratio_expr
@@ -91,7 +91,7 @@ def blas_threads() -> int | None:
 def matmul_intensity(n, k, bytes_per_element):
     """FLOP per byte of A (n × n) · X (n × k): 2·n²·k / ((n² + 2·n·k)·b), the least traffic it can have."""
     n, k = np.asarray(n, float), np.asarray(k, float)
-    return FLOPS_PER_MAC * n * n * k / ((n * n + 2 * n * k) * bytes_per_element)
+    return matmul_flops(n, n, k) / ((n * n + 2 * n * k) * bytes_per_element)
 
 
 def copy_bandwidth(n_bytes: int, repeats: int = 3) -> float:
@@ -121,7 +121,7 @@ def measure(quick: bool = True, dtype=np.float32) -> Roofline:
         out = np.empty((n, int(k)), dtype=dt)
         seconds.append(_best(lambda x=x, out=out: np.matmul(a, x, out=out), repeats))
     seconds = np.asarray(seconds)
-    flops = FLOPS_PER_MAC * n * n * ks / seconds
+    flops = matmul_flops(n, n, ks) / seconds
     return Roofline(device="CPU (NumPy)", dtype=dt.name, intensity=matmul_intensity(n, ks, dt.itemsize),
                     flops=flops, seconds=seconds, bandwidth=copy_bandwidth(copy_bytes, repeats),
                     threads=blas_threads(), n=n)
@@ -158,7 +158,7 @@ def measure_torch(quick: bool = True) -> Roofline | None:
     dst = torch.empty_like(src)
     bandwidth = 2 * copy_bytes / timed(lambda: dst.copy_(src))
     return Roofline(device=torch.cuda.get_device_name(0), dtype="bfloat16", intensity=matmul_intensity(n, ks, 2),
-                    flops=FLOPS_PER_MAC * n * n * ks / seconds, seconds=seconds, bandwidth=bandwidth, threads=None, n=n)
+                    flops=matmul_flops(n, n, ks) / seconds, seconds=seconds, bandwidth=bandwidth, threads=None, n=n)
 
 
 __all__ = ["Roofline", "measure", "measure_torch", "copy_bandwidth", "matmul_intensity", "blas_threads", "ridge_expr"]

@@ -34,7 +34,8 @@ end, what) tuples in units of one forward stage-pass; `idle_fraction` measures t
 
 **Capacity.** Pipelining over P racks puts N_total·b_w / P of weights in each rack; the KV of the
 sequences in flight does not shrink (P micro-batches in flight, each rack holding its 1/P of the
-layers for all of them): HBM per chip needed = (N_total·b_w / P + B·L_ctx·b_kv) / n_chips.
+layers for all of them). The bytes per chip are chapter 4's c_mem (`memory`, stated there once) with
+E = the rack's n_chips and B = P micro-batches of b: N_total·b_w/(n·P) + b·L_ctx·b_kv/n.
 
 Units: bytes, bytes/s, seconds or stage-passes, counts; arrays broadcast.
 """
@@ -47,11 +48,10 @@ from typing import NamedTuple
 import numpy as np
 import sympy as sp
 
-from . import hardware, models
-from .formula import numeric, out
-from .notation import (B, C_hbm, L_ctx, L_st, M_mb, N_tot, P, W_out, W_up, b_act, b_kv, b_w, d_model, k_act,
-                       n_chips, rho_bw, t_B, t_F, t_W)
-from .units import check_at_least, check_nonnegative, check_positive
+from . import hardware, memory, models, moe
+from .formula import numeric
+from .notation import L_st, M_mb, N_tot, P, W_out, W_up, b_act, b_w, d_model, k_act, rho_bw, t_B, t_F, t_W
+from .units import check_at_least, check_positive, dtype_bytes
 
 # --- is a rack boundary a bottleneck? ---------------------------------------------------------------
 #: bytes one token sends over the scale-up network in one stage: to k experts and back, every MoE layer
@@ -125,13 +125,13 @@ def min_layers_per_stage(model, bandwidth_ratio):
 def bandwidth_ratio(hw) -> float:
     """Scale-up ÷ scale-out bandwidth per chip of a chip or system (both one direction; dimensionless).
 
-    Raises ValueError naming the missing figure where the registry has none (TPUs, A100, MI300X, Rubin).
+    The two bandwidths come from `moe.scale_bandwidths` (chapter 2, where ρ is introduced). Raises
+    ValueError naming the missing figure where the registry has none (TPUs, A100, MI300X, Rubin).
     """
-    chip = hardware.resolve(hw)
-    for name, value in (("scale-up", chip.scaleup_bandwidth), ("scale-out", chip.scaleout_bandwidth)):
-        if value is None:
-            raise ValueError(f"{chip.name} has no published {name} bandwidth per chip in the registry")
-    return chip.scaleup_bandwidth / chip.scaleout_bandwidth
+    w_up, w_out = moe.scale_bandwidths(hw)
+    if w_out is None:
+        raise ValueError(f"{hardware.resolve(hw).name} has no published scale-out bandwidth per chip in the registry")
+    return w_up / w_out
 
 
 def registry_bandwidth_ratios(kind: str = "systems") -> dict[str, float]:
@@ -393,16 +393,6 @@ def idle_fraction(timeline, window: tuple[float, float] | None = None) -> float:
 # --- what pipelining buys in inference: capacity -------------------------------------------------------
 #: weight bytes each of P racks (stages) holds
 weights_per_stage_expr = N_tot * b_w / P
-#: HBM per chip needed for the weights and the KV of B sequences at L_ctx tokens, P stages of n chips each
-#: (P micro-batches of B in flight, each rack holding its 1/P of the layers for all of them: KV per rack = B·L·b_kv)
-hbm_per_chip_expr = (N_tot * b_w / P + B * L_ctx * b_kv) / n_chips
-
-
-@lru_cache(maxsize=None)
-def fill_context_expr():
-    """Context at which weights (split P ways) plus B sequences' KV fill a rack of capacity C_hbm."""
-    (solution,) = sp.solve(sp.Eq(weights_per_stage_expr + B * L_ctx * b_kv, C_hbm), L_ctx)
-    return solution
 
 
 @dataclass(frozen=True)
@@ -425,38 +415,34 @@ def capacity(hw, model, stages=1, weight_dtype: str = "fp8") -> Capacity:
     """
     chip, m = hardware.resolve(hw), models.resolve(model)
     _check_counts(stages=stages)
-    from .units import dtype_bytes
     per_rack = numeric(weights_per_stage_expr)(N_tot=m.total_params, b_w=dtype_bytes(weight_dtype, "weight_dtype"),
                                                P=stages)
     return Capacity(chip.name, m.name, int(stages), chip.hbm_capacity, per_rack, per_rack / chip.hbm_capacity,
-                    chip.hbm_capacity / chip.n_chips, per_rack / chip.n_chips)
+                    memory.hbm_per_chip(chip), per_rack / chip.n_chips)
 
 
 def hbm_per_chip_needed(hw, model, stages, batch, context, weight_dtype: str = "fp8", kv_dtype: str = "bf16"):
     """HBM per chip (bytes) for the weights split over `stages` racks plus the KV of `batch` sequences
-    at `context` tokens per micro-batch in flight (arrays broadcast). The KV term does not shrink with P."""
-    chip, m = hardware.resolve(hw), models.resolve(model)
+    at `context` tokens per micro-batch in flight (arrays broadcast). The KV term does not shrink with P.
+
+    Chapter 4's c_mem (`memory.per_chip_bytes_micro`) with E = the rack's n_chips and b = batch.
+    """
+    chip = hardware.resolve(hw)
     _check_counts(stages=stages)
-    check_nonnegative("batch", batch)
-    check_nonnegative("context", context)
-    from .roofline import kv_bytes_per_token_at
-    from .units import dtype_bytes
-    return numeric(hbm_per_chip_expr)(N_tot=m.total_params, b_w=dtype_bytes(weight_dtype, "weight_dtype"),
-                                      P=stages, B=batch, L_ctx=context,
-                                      b_kv=kv_bytes_per_token_at(m, context, kv_dtype), n_chips=chip.n_chips)
+    return memory.per_chip_bytes_micro(model, batch, context, chip.n_chips, stages, weight_dtype, kv_dtype).total
 
 
 def fill_context(hw, model, batch, stages=1, weight_dtype: str = "fp8", kv_dtype: str = "bf16"):
-    """Context (tokens) at which `batch` sequences' KV plus the weights (split over `stages`) fill one
-    rack of `hw`. Uses the model's KV bytes per token of full-attention layers (dense attention);
-    0 if the weights alone do not fit."""
-    chip, m = hardware.resolve(hw), models.resolve(model)
+    """Context (tokens, floored) at which `batch` sequences per micro-batch (P of them in flight) plus the
+    weights (split over `stages`) fill each rack of `hw`; 0 if the weights alone do not fit.
+
+    Chapter 4's `memory.max_context` with E = the rack's n_chips and B = stages·batch.
+    """
+    chip = hardware.resolve(hw)
     _check_counts(stages=stages)
     check_positive("batch", batch)
-    from .units import dtype_bytes
-    L = numeric(fill_context_expr)(N_tot=m.total_params, b_w=dtype_bytes(weight_dtype, "weight_dtype"), P=stages,
-                                   B=batch, b_kv=m.kv_bytes_per_token(kv_dtype), C_hbm=chip.hbm_capacity)
-    return out(np.maximum(L, 0.0))
+    return memory.max_context(chip, model, np.asarray(stages, float) * np.asarray(batch, float), weight_dtype,
+                              kv_dtype, expert_parallel=chip.n_chips, pipeline_stages=stages)
 
 
 __all__ = ["scaleup_bytes_expr", "scaleout_bytes_expr", "t_up_expr", "t_out_expr", "boundary_ratio_bw_expr",
@@ -465,5 +451,5 @@ __all__ = ["scaleup_bytes_expr", "scaleout_bytes_expr", "t_up_expr", "t_out_expr
            "makespan_expr", "busy_expr", "bubble_fraction_expr", "zero_bubble_idle_expr",
            "zero_bubble_fraction_expr", "inference_idle_expr", "bubble_fraction", "zero_bubble_fraction",
            "inference_idle_fraction", "KINDS", "LABELS", "SHORT_LABELS", "Pass", "Timeline", "parse", "schedule", "idle_fraction",
-           "weights_per_stage_expr", "hbm_per_chip_expr", "fill_context_expr", "Capacity", "capacity",
+           "weights_per_stage_expr", "Capacity", "capacity",
            "hbm_per_chip_needed", "fill_context"]

@@ -36,7 +36,7 @@ from .formula import numeric, out
 from .lecture import SAID
 from .notation import (B, C_dev, F, L_ctx, N_act, T_hold, W_dev, b_el, b_kv, d_head, eta, f_att, f_win, l_pass,
                        m_read, m_write, n_kv, n_kvl, n_read, p_chip, p_dev, p_in, p_out, t_mem, t_tok)
-from .units import FLOPS_PER_MAC, check_at_least, check_nonnegative, check_positive
+from .units import FLOPS_PER_MAC, HOUR, check_at_least, check_nonnegative, check_positive
 
 # --- 1. the long-context step and the KV bytes it implies ---------------------------------------------
 #: per sequence, per decode step: KV read time and compute time (B cancels at the crossover)
@@ -238,7 +238,7 @@ hold_cost_expr = b_kv * p_dev * T_hold / C_dev
 retrieve_cost_expr = b_kv * p_dev / W_dev
 tier_cost_expr = hold_cost_expr + n_read * retrieve_cost_expr
 #: rematerializing: one forward pass per read, 2·N_act/(F·η) seconds of a chip at p_chip $/hour
-remat_cost_expr = n_read * FLOPS_PER_MAC * N_act * p_chip / (sp.Integer(3600) * F * eta)
+remat_cost_expr = n_read * FLOPS_PER_MAC * N_act * p_chip / (sp.Integer(HOUR) * F * eta)
 #: prompt caching in multiples of the base input price: n reuses without a cache, and with one
 no_cache_cost_expr = 1 + n_read
 cache_cost_expr = m_write + m_read * n_read
@@ -359,7 +359,7 @@ class TierChoice:
     @property
     def cost_per_million(self):
         """The cheapest cost per million tokens ($/M)."""
-        return out(np.asarray(self.cost, float) * 1e6)
+        return out(np.asarray(self.cost, float) * prices.PER_MILLION)
 
 
 def cheapest_tier(hold_seconds, reads=1, kv_bytes_per_token=2048.0, active_params=SAID["frontier_active_params"],

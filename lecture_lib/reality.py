@@ -42,7 +42,7 @@ import numpy as np
 import sympy as sp
 
 from . import hardware, models, moe, roofline, training, training_runs
-from ._registry import DATA, Field, RegistryError, Source, build, load_file, lookup
+from ._registry import DATA, Field, Source, build, load_file, lookup, refer
 from .formula import numeric
 from .notation import (BW, B, D, F, L_ctx, L_in, L_out, L_seq, R_tok, T_dec, T_pre, W_req, eta, eta_bw, f_att,
                        i_step, l_pass, lam_req, n_conc, r_user)
@@ -204,8 +204,10 @@ def throughput_bound(hw, model, batch, prompt_tokens, output_tokens, weight_dtyp
 
 
 def decode_rate(hw, model, batch, context, weight_dtype: str = "bf16", kv_dtype: str = "bf16", tokens_per_step=1,
-                compute_dtype: str | None = None, attention_flops: bool = False, racks: int = 1) -> tuple[float, str]:
-    """(output tokens/s, binding term) of decode steps at one context: B·k / T_step (an upper bound)."""
+                compute_dtype: str | None = None, attention_flops: bool = False, racks: int = 1) -> tuple[float, str, bool]:
+    """(output tokens/s, binding term, fits) of decode steps at one context: B·k / T_step (an upper bound).
+
+    fits: whether the weights and the batch's KV fit in HBM; where they do not, the rate bounds nothing."""
     m = models.resolve(model)
     check_positive("batch", batch)
     check_nonnegative("context", context)
@@ -214,7 +216,7 @@ def decode_rate(hw, model, batch, context, weight_dtype: str = "bf16", kv_dtype:
               compute_dtype, bool(attention_flops), int(racks))
     rate = numeric(roofline.throughput_expr)(B=batch, l_pass=int(tokens_per_step), T_step=p.total)
     t = _binding_time(p)
-    return rate, max(t, key=t.get)
+    return rate, max(t, key=t.get), bool(np.all(p.fits))
 
 
 # --- the measurements file --------------------------------------------------------------------------
@@ -355,18 +357,11 @@ def load(path=DATA / "measurements.toml") -> tuple[list[Measurement], list[Kerne
                        key={"measurements": ("key",), "kernels": ("name",)})
     rows = []
     for label, row in tables["measurements"]:
-        for name in ("weight_dtype", "kv_dtype"):
+        for name, find in (("weight_dtype", lambda d: roofline._check_dtypes(d, "bf16")),
+                           ("kv_dtype", lambda d: roofline._check_dtypes(d, "bf16")), ("chip", hardware.get),
+                           ("model", models.get), ("training_run", training_runs.get)):
             if name in row:
-                try:
-                    roofline._check_dtypes(row[name], "bf16")
-                except ValueError as err:
-                    raise RegistryError(path, label, name, str(err)) from None
-        for name, lookup_ in (("chip", hardware.get), ("model", models.get), ("training_run", training_runs.get)):
-            if name in row:
-                try:
-                    lookup_(row[name])
-                except KeyError as err:
-                    raise RegistryError(path, label, name, str(err)) from None
+                refer(path, label, name, find, row[name])
         rows.append(build(path, label, Measurement, row))
     kernels = [build(path, label, Kernel, row) for label, row in tables["kernels"]]
     return rows, kernels
@@ -509,9 +504,8 @@ def evaluate(r: Measurement, options=("prefill",)) -> Case:
     if r.phase == "decode" and r.output_tokens is None:
         context = r.context if r.context is not None else r.prompt_tokens
         batch, note = _batch(r, hw_all, m, context, "scheduling" in options)
-        rate, binding = decode_rate(hw, m, batch, context, r.weight_dtype, r.kv_dtype, r.tokens_per_step,
-                                    attention_flops=attention, racks=racks)
-        fits = bool(roofline.step_time(hw_all, m, batch, context, r.weight_dtype, r.kv_dtype).fits)
+        rate, binding, fits = decode_rate(hw, m, batch, context, r.weight_dtype, r.kv_dtype, r.tokens_per_step,
+                                          attention_flops=attention, racks=racks)
         if r.quantity == "time_per_output_token_s":
             return Case(r, measured, batch / rate, binding, batch, note, fits)
         return Case(r, measured, rate, binding, batch, note, fits)

@@ -36,7 +36,7 @@ from . import hardware, models, routing
 from .formula import numeric, out
 from .notation import (B, BW, C_hbm, F, F_mac, L_ctx, N_act, N_tot, T_step, b_kv, b_w, f_att, l_pass,
                        n_chips, p_chip, r_hw)
-from .units import (FLOPS_PER_MAC, canonical_dtype, check_at_least, check_nonnegative,
+from .units import (FLOPS_PER_MAC, HOUR, canonical_dtype, check_at_least, check_nonnegative,
                     check_positive, dtype_bytes)
 
 # --- the equations ------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ t_attention_expr = B * l_pass * L_ctx * f_att / F
 #: tokens per second of a pass that emits B·l_pass tokens every T_step
 throughput_expr = B * l_pass / T_step
 #: dollars per generated token from a step time: the pass's rental cost over the tokens it produces
-cost_from_step_expr = T_step * n_chips * p_chip / (sp.Integer(3600) * B * l_pass)
+cost_from_step_expr = T_step * n_chips * p_chip / (sp.Integer(HOUR) * B * l_pass)
 #: ... and with the roofline's step time substituted
 cost_per_token_expr = cost_from_step_expr.subs(T_step, t_step_expr)
 #: HBM drain time: read the whole memory once
@@ -76,15 +76,20 @@ r_lecture = r_hw
 
 
 @lru_cache(maxsize=None)
-def balance_batch_expr(with_kv: bool = False):
-    """B* solving t_compute = t_weights (+ t_kv if with_kv) for a decode pass (l_pass = 1)."""
+def balance_batch_expr(with_kv: bool = False, with_attention: bool = False):
+    """B* solving t_compute (+ t_attn) = t_weights (+ t_kv) for a decode pass (l_pass = 1)."""
+    lhs = t_compute_expr + (t_attention_expr if with_attention else 0)
     rhs = t_weights_expr + (t_kv_expr if with_kv else 0)
-    (solution,) = sp.solve(sp.Eq(t_compute_expr.subs(l_pass, 1), rhs), B)
+    (solution,) = sp.solve(sp.Eq(lhs.subs(l_pass, 1), rhs), B)
     return sp.simplify(solution)
 
 
 def _balance_batch_with_kv_expr():
     return balance_batch_expr(with_kv=True)
+
+
+def _balance_batch_with_kv_attention_expr():
+    return balance_batch_expr(with_kv=True, with_attention=True)
 
 
 @lru_cache(maxsize=None)
@@ -369,16 +374,15 @@ def balance_batch(hw, model, weight_dtype: str = "bf16", context=0, kv_dtype: st
     _check_dtypes(weight_dtype, kv_dtype, compute_dtype)
     _check_options(experts, attention_flops)
     v = _symbols(chip, m, weight_dtype, kv_dtype, compute_dtype, context)
-    if attention_flops:       # fold the attention's per-sequence time into the compute side
-        v = dict(v, N_act=v["N_act"] + np.asarray(v["L_ctx"], float) * v["f_att"] / 2)
-    b_all = np.asarray(_evaluate(_balance_batch_with_kv_expr, v), dtype=float)
+    closed = _balance_batch_with_kv_attention_expr if attention_flops else _balance_batch_with_kv_expr
+    b_all = np.asarray(_evaluate(closed, v), dtype=float)
     # the solution's denominator (compute per sequence - KV per sequence) is <= 0 past the balance context
     b_all = np.where(np.isfinite(b_all) & (b_all > 0), b_all, np.inf)
     if experts == "all" or not m.is_moe:
         return out(b_all)
     # compute - memory is convex in B, negative at 0 (the always-read weights), >= 0 at b_all: one root
     lo, hi = np.zeros_like(b_all), np.where(np.isfinite(b_all), b_all, 0.0)
-    gap = numeric(_touched_gap_expr)
+    gap = numeric(_touched_gap_attention_expr if attention_flops else _touched_gap_expr)
     for _ in range(64):
         mid = (lo + hi) / 2
         above = np.asarray(gap(**{k: val for k, val in v.items() if k in gap.names}, B=mid)) >= 0
@@ -389,6 +393,11 @@ def balance_batch(hw, model, weight_dtype: str = "bf16", context=0, kv_dtype: st
 def _touched_gap_expr():
     """Compute minus memory time of a decode step with touched weights (s); zero at the balance batch."""
     return t_compute_expr.subs(l_pass, 1) - (t_weights_touched_expr.subs(l_pass, 1) + t_kv_expr)
+
+
+def _touched_gap_attention_expr():
+    """The same with the attention FLOPs counted as compute (s)."""
+    return _touched_gap_expr() + t_attention_expr.subs(l_pass, 1)
 
 
 @lru_cache(maxsize=None)

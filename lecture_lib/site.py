@@ -181,10 +181,11 @@ def build(out: Path | str = ROOT / "site", only: list[str] | None = None, log=pr
         rel = page_path(src)
         log(f"  {rel}")
         nb = execute(src)
-        if errors(nb):
-            log(f"    error in {src.relative_to(ROOT)}: {'; '.join(errors(nb))[:300]}")
+        errs = errors(nb)
+        if errs:
+            log(f"    error in {src.relative_to(ROOT)}: {'; '.join(errs)[:300]}")
             if failed is not None:
-                failed[rel] = errors(nb)
+                failed[rel] = errs
         page = rewrite_links(render(nb, src.stem), rel, planned)
         (out / rel).parent.mkdir(parents=True, exist_ok=True)
         (out / rel).write_text(page, encoding="utf-8")

@@ -19,10 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import hardware
-from ._registry import DATA, Field, RegistryError, Source, build, load_file, lookup, spread_sources
-from .units import DAY, HOUR, check_positive
+from ._registry import DATA, Field, RegistryError, Source, build, load_file, lookup, refer, spread_sources
+from .units import HOUR, YEAR, check_positive
 
-YEAR = 365.25 * DAY            # seconds
 KINDS = ("HBM", "DDR", "flash", "disk")
 FIGURES = ("capacity", "bandwidth", "price_usd", "dollars_per_hour")   # fields a per-figure source names
 
@@ -108,10 +107,7 @@ def _with_chip(path, label: str, row: dict) -> dict:
         if figure in row:
             raise RegistryError(path, label, figure, "leave it out: it comes from the chip "
                                                      f"{name!r} of the hardware registry")
-    try:
-        chip = hardware.get(name)
-    except KeyError as err:
-        raise RegistryError(path, label, "chip", str(err)) from None
+    chip = refer(path, label, "chip", hardware.get, name)
     given = row["source"] if isinstance(row["source"], dict) else {f: row["source"] for f in FIGURES[2:] if f in row}
     return dict(row, capacity=chip.hbm_capacity, bandwidth=chip.hbm_bandwidth,
                 source={"capacity": chip.source_for("hbm_capacity"), "bandwidth": chip.source_for("hbm_bandwidth"),

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._registry import DATA, Field, Source, build, load_file, lookup
-from .units import DAY, check_positive
+from .units import YEAR, check_positive
 
 #: seconds in an average month (365.25 / 12 days)
-SECONDS_PER_MONTH = 365.25 / 12 * DAY
+SECONDS_PER_MONTH = YEAR / 12
 
 
 @dataclass(frozen=True)

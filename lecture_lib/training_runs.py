@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import models
-from ._registry import DATA, Field, RegistryError, Source, build, load_file, lookup
+from ._registry import DATA, Field, RegistryError, Source, build, load_file, lookup, refer
 from .units import check_positive
 
 
@@ -70,10 +70,7 @@ def load(path=DATA / "training_runs.toml") -> dict[str, TrainingRun]:
     out = {}
     for label, row in load_file(path, {"runs": _FIELDS})["runs"]:
         if "model" in row:
-            try:
-                m = models.get(row["model"])
-            except KeyError as err:
-                raise RegistryError(path, label, "model", str(err)) from None
+            m = refer(path, label, "model", models.get, row["model"])
             row.setdefault("params", m.active_params)
             if m.training_tokens is not None:
                 row.setdefault("tokens", m.training_tokens)

@@ -17,7 +17,9 @@ K, M, G, T, P, E = 1e3, 1e6, 1e9, 1e12, 1e15, 1e18
 KB, MB, GB, TB, PB = K, M, G, T, P          # bytes
 KiB, MiB, GiB, TiB = 2**10, 2**20, 2**30, 2**40
 MS, US, NS = 1e-3, 1e-6, 1e-9               # seconds
-HOUR, DAY = 3600.0, 86400.0                 # seconds
+HOUR = 3600.0                               # seconds
+DAY = 24 * HOUR
+YEAR = 365.25 * DAY                         # a Julian year (the average Gregorian one to 4 digits)
 
 FLOPS_PER_MAC = 2   # one multiply-add counts as 2 FLOPs everywhere in this course
 

@@ -82,7 +82,15 @@ function mathArtifacts(root) {
         if (/\$[^$]*(\\[a-zA-Z]+|\^\{|_\{)[^$]*\$/.test(n.textContent))
             found.push('unrendered TeX: "' + n.textContent.slice(0, 80) + '"');
     }
-    return found;
+    // the same over whole blocks: prose.say puts each `$` in its own <span>, so TeX that say() escaped
+    // ("$N_\text{total}$" in a say without math=True) is split over several text nodes
+    for (const block of root.querySelectorAll(':is(.jp-RenderedMarkdown, .jp-RenderedHTMLCommon) :is(p, li, td, th, h1, h2, h3, h4)')) {
+        const copy = block.cloneNode(true);
+        copy.querySelectorAll('code, pre, mjx-container, p, li, ul, ol, table').forEach(e => e.remove());
+        const t = copy.textContent;
+        if (/\$[^$]*(\\[a-zA-Z]+|\^\{|_\{)[^$]*\$/.test(t)) found.push('unrendered TeX: "' + t.slice(0, 80) + '"');
+    }
+    return [...new Set(found)];
 }
 """
 
@@ -171,7 +179,8 @@ def test_math_artifact_check_can_fail(page):
     prose.say's escape. Cells are added to the open notebook, which is never saved."""
     from lecture_lib.prose import escape_dollars
     sources = [r"It costs \$2 per hour and \$3 per day, and $B^2$ is math.",
-               escape_dollars("It costs $2 per hour and $3 per day") + ", and $B^2$ is math."]
+               escape_dollars("It costs $2 per hour and $3 per day") + ", and $B^2$ is math.",
+               escape_dollars(r"It reads all of $N_\text{total}$") + ", and $B^2$ is math."]
     flagged = []
     for src in sources:
         page.evaluate("""(src) => window.jupyterapp.shell.currentWidget.content.model.sharedModel
@@ -183,6 +192,7 @@ def test_math_artifact_check_can_fail(page):
             return mathArtifacts(window.jupyterapp.shell.currentWidget.content.widgets[0].node); })()"""))
     assert flagged[0], "two dollar amounts typeset as math went unnoticed"
     assert not flagged[1], flagged[1]
+    assert flagged[2], "TeX escaped by prose.say (shown as text between two dollar signs) went unnoticed"
 
 
 def _worksheet() -> tuple[str, int, int]:

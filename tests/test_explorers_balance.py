@@ -104,5 +104,8 @@ def test_fast_mode_explorer_finds_the_context_for_the_target():
 def test_explorer_image_is_shown_at_its_pixel_width():
     for name in explorers.names():
         ex = explorers.get(name)()
-        w, _ = ex.plot.canvas.get_width_height(physical=True)
-        assert ex.image.layout.width == f"{w}px"
+        png = bytes(ex.image.value)                   # what the widget shows; its IHDR holds the size
+        w, h = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert ex.image.layout.width == f"{w}px", name          # shown 1:1, not stretched
+        fig_w, fig_h = ex.figure.get_size_inches() * ex.figure.dpi
+        assert (w, h) == (round(fig_w), round(fig_h)), name     # the whole figure, at its own dpi

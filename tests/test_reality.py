@@ -161,6 +161,30 @@ def test_throughput_bound_properties():
     assert 1.9 < two.tokens_per_s / one.tokens_per_s <= 2.01       # (and it reads the cache half as often)
 
 
+def test_moe_at_batch_one_reads_only_the_touched_experts():
+    # DeepSeek-V3 (37B active of 671B) in fp8 on 8 x H200 (4.8 TB/s each): one sequence's decode step reads
+    # about 37 GB, not 671 GB: the bound at batch 1 is ~1 ms per token, not ~17 ms
+    m = models.get("DeepSeek-V3")
+    tb = reality.throughput_bound("HGX-H200", m, 1, 0, 64, "fp8", include_prefill=False)
+    per_step = tb.decode / 64
+    assert 37e9 / (8 * 4.8e12) * 0.98 < per_step < 37e9 / (8 * 4.8e12) * 1.06
+    assert per_step < 0.1 * 671e9 / (8 * 4.8e12)
+    # a big batch touches every expert: the weight read climbs to (nearly) the whole model
+    big = reality.throughput_bound("HGX-H200", m, 4096, 0, 1, "fp8", include_prefill=False)
+    assert big.decode > 0.95 * 671e9 / (8 * 4.8e12)
+
+
+def test_a_batch_that_does_not_fit_is_flagged():
+    # 4,096 sequences of 100K tokens: ~28 TB of MLA cache alone, against 1.1 TB of HBM on 8 x H200
+    tb = reality.throughput_bound("HGX-H200", "DeepSeek-V3", 4096, 0, 8, "fp8", history_tokens=100_000,
+                                  include_prefill=False)
+    assert not tb.fits
+    rate, _, fits = reality.decode_rate("HGX-H200", "DeepSeek-V3", 4096, 100_000, "fp8")
+    assert not fits and rate > 0
+    assert reality.throughput_bound("HGX-H200", "DeepSeek-V3", 8, 0, 8, "fp8", history_tokens=1000).fits
+    assert reality.decode_rate("HGX-H200", "DeepSeek-V3", 8, 1000, "fp8")[2]
+
+
 def test_throughput_bound_symbolic_form():
     assert sp.simplify(reality.throughput_bound_expr.subs({T_pre: 0}) - B * L_out / T_dec) == 0
     # the decode sum of a memory-bound model with no weights: Σ B·(L_in + i)·b_kv/BW, in closed form

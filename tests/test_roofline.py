@@ -281,3 +281,14 @@ def test_chinchilla_and_tokens_served():
     assert training.tokens_served(50e6, 60 * 86400) == pytest.approx(2.592e14)
     with pytest.raises(ValueError, match="params"):
         training.chinchilla_tokens(0)
+
+
+def test_balance_batch_with_attention_flops_is_where_the_regime_flips():
+    rack, m = "GB200-NVL72", "DeepSeek-V3"
+    for ctx in (500, 2000):          # 2000 tokens: past the plain balance context, before the attention one
+        b = roofline.balance_batch(rack, m, "fp8", context=ctx, attention_flops=True)
+        assert np.isfinite(b)
+        kw = dict(context=ctx, weight_dtype="fp8", attention_flops=True)
+        assert roofline.step_time(rack, m, b * 0.999, **kw).bound == "memory"
+        assert roofline.step_time(rack, m, b * 1.001, **kw).bound == "compute"
+    assert np.isinf(roofline.balance_batch(rack, m, "fp8", context=2000))

@@ -47,6 +47,11 @@ def test_check_finds_a_broken_link(tmp_path):
                                          '<script src="https://cdn.example/x.js"></script>')
     broken = site.check(tmp_path)
     assert len(broken) == 3, broken
+    assert any("notebooks/nope.html" in b and "does not exist" in b for b in broken), broken
+    assert any("<img> fig.png" in b and "does not exist" in b for b in broken), broken
+    assert any("loads https://cdn.example/x.js from the network" in b for b in broken), broken
+    (tmp_path / "fig.png").write_bytes(b"")                    # the image now exists: one break fewer
+    assert len(site.check(tmp_path)) == 2
 
 
 def test_pages_show_figures_and_the_explorers_first_figure(built):

@@ -20,8 +20,7 @@ class BalanceExplorer(Explorer):
 
     title = "Balance batch vs context: where the KV reads make decode memory-bound at every batch"
 
-    def make_plot(self):
-        return bplots.BalancePlot()
+    plot_class = bplots.BalancePlot
 
     def make_controls(self):
         return system_model_controls(self.plot.params)
@@ -32,13 +31,13 @@ class TrainExplorer(Explorer):
 
     title = "The train that leaves every T: wait + ride, and what happens when trains fill up"
 
-    def make_plot(self):
-        return bplots.TrainPlot()
+    plot_class = bplots.TrainPlot
 
     def make_controls(self):
-        return {"period_ms": choice_slider(labelled(PERIODS_MS), 20, "step period (ms)"),
-                "arrival_rate": choice_slider(labelled(RATES), 2_000, "arrivals per second"),
-                "capacity": choice_slider(labelled(SEATS), 64, "seats per train (batch)")}
+        p = self.plot.params
+        return {"period_ms": choice_slider(labelled(PERIODS_MS), p["period_ms"], "step period (ms)"),
+                "arrival_rate": choice_slider(labelled(RATES), p["arrival_rate"], "arrivals per second"),
+                "capacity": choice_slider(labelled(SEATS), p["capacity"], "seats per train (batch)")}
 
 
 class FastModeExplorer(Explorer):
@@ -49,11 +48,11 @@ class FastModeExplorer(Explorer):
 
     title = "Fast mode: how much speed a higher price per token buys"
 
-    def make_plot(self):
-        return bplots.FastModePlot()
+    plot_class = bplots.FastModePlot
 
     def make_controls(self):
-        return {"multiple": choice_slider(labelled(MULTIPLES), 6, "price multiple"),
-                "scenario": dropdown(list(bplots.FAST_SCENARIOS), bplots.FastModePlot.DEFAULT_SCENARIO, "scenario"),
-                "context": choice_slider(labelled(CONTEXTS), 100_000, "context (tokens)"),
-                "target": choice_slider(labelled(TARGETS), 2.5, "target speed-up (×)")}
+        p = self.plot.params
+        return {"multiple": choice_slider(labelled(MULTIPLES), p["multiple"], "price multiple"),
+                "scenario": dropdown(list(bplots.FAST_SCENARIOS), p["scenario"], "scenario"),
+                "context": choice_slider(labelled(CONTEXTS), p["context"], "context (tokens)"),
+                "target": choice_slider(labelled(TARGETS), p["target"], "target speed-up (×)")}

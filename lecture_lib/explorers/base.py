@@ -9,8 +9,7 @@ To write one (chapter 2 does exactly this):
 
     class BalanceExplorer(Explorer):
         title = "Balance batch across chip generations"
-        def make_plot(self):
-            return BalancePlot()                       # a LivePlot; its update() takes the names below
+        plot_class = BalancePlot                       # a LivePlot; its update() takes the names below
         def make_controls(self):
             return {"hw": dropdown(hardware.names(), "GB200-NVL72", "system"),
                     "weight_dtype": dropdown(["fp4", "fp8", "bf16"], "fp8", "weights")}
@@ -88,7 +87,7 @@ def system_model_controls(defaults: dict) -> dict:
 
 
 class Explorer:
-    """Base class of every interactive explorer. Subclasses define `make_plot` and `make_controls`."""
+    """Base class of every interactive explorer. Subclasses set `plot_class` (or define `make_plot`) and define `make_controls`."""
 
     title = ""
 
@@ -108,10 +107,15 @@ class Explorer:
             control.observe(self._on_change, names="value")
         self.refresh()
 
+    #: the LivePlot class this explorer drives (the default make_plot builds it with its defaults)
+    plot_class = None
+
     # --- to override ------------------------------------------------------------------------------
     def make_plot(self):
-        """Return the LivePlot this explorer drives."""
-        raise NotImplementedError
+        """Return the LivePlot this explorer drives: `plot_class()` unless overridden."""
+        if self.plot_class is None:
+            raise NotImplementedError(f"{type(self).__name__} sets neither plot_class nor make_plot")
+        return self.plot_class()
 
     def make_controls(self) -> dict:
         """Return {parameter name of plot.update: ipywidget}."""

@@ -24,8 +24,7 @@ class MemoryExplorer(Explorer):
 
     title = "Memory per GPU against pipeline depth: why pipelining does not shrink the KV cache"
 
-    def make_plot(self):
-        return mplots.MemoryBarsPlot()
+    plot_class = mplots.MemoryBarsPlot
 
     def make_controls(self):
         p = self.plot.params

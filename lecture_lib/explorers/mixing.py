@@ -14,8 +14,7 @@ class AvalancheExplorer(Explorer):
 
     title = "Avalanche: a cipher mixes in a few rounds; a network at the usual initialisation does not"
 
-    def make_plot(self):
-        return mplots.AvalanchePlot()
+    plot_class = mplots.AvalanchePlot
 
     def make_controls(self):
         p = self.plot.params

@@ -19,8 +19,7 @@ class RackExplorer(Explorer):
 
     title = "MoE on racks: when does the all-to-all network bind?"
 
-    def make_plot(self):
-        return mplots.RackPlot()
+    plot_class = mplots.RackPlot
 
     def make_controls(self):
         p = self.plot.params

@@ -5,6 +5,7 @@ Controls map one-to-one onto BoundaryPlot.update and SchedulePlot.update (lectur
 from __future__ import annotations
 
 from .. import pipeline
+from ..lecture import SAID
 from ..plots import pipeline as pplots
 from .base import Explorer, choice_slider, dropdown, labelled
 
@@ -15,7 +16,8 @@ def _ratio_options():
     for name, rho in pipeline.registry_bandwidth_ratios().items():
         named.setdefault(rho, []).append(name)
     options = {float(v): f"{v:g}" for v in (2, 4, 8, 16, 32)}
-    options[8.0] = "8 (the lecture)"
+    lecture = float(SAID["scaleout_slower"])
+    options[lecture] = f"{lecture:g} (the lecture)"
     for rho, names in named.items():
         options[float(rho)] = f"{rho:g} ({', '.join(names)})"
     return [(label, value) for value, label in sorted(options.items())]
@@ -26,8 +28,7 @@ class BoundaryExplorer(Explorer):
 
     title = "Is a rack boundary a bottleneck? (1/ρ) · k · L_stage · 2 against 1"
 
-    def make_plot(self):
-        return pplots.BoundaryPlot()
+    plot_class = pplots.BoundaryPlot
 
     def make_controls(self):
         p = self.plot.params
@@ -43,8 +44,7 @@ class ScheduleExplorer(Explorer):
 
     title = "Pipeline schedules: where the bubble comes from"
 
-    def make_plot(self):
-        return pplots.SchedulePlot()
+    plot_class = pplots.SchedulePlot
 
     def make_controls(self):
         p = self.plot.params

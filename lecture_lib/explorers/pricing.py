@@ -21,13 +21,13 @@ class TierExplorer(Explorer):
 
     title = "Prompt caching: hold time and reuse → the cheapest memory tier and the price it justifies"
 
-    def make_plot(self):
-        return pplots.TierPlot()
+    plot_class = pplots.TierPlot
 
     def make_controls(self):
-        return {"hold_s": choice_slider(labelled(HOLDS_S, "s"), 300, "hold time"),
-                "reads": choice_slider(labelled(READS), 1, "reads (cache hits)"),
-                "model": dropdown(pplots.TIER_MODELS, pplots.TIER_MODELS[0], "model (KV bytes, active params)")}
+        p = self.plot.params
+        return {"hold_s": choice_slider(labelled(HOLDS_S, "s"), p["hold_s"], "hold time"),
+                "reads": choice_slider(labelled(READS), p["reads"], "reads (cache hits)"),
+                "model": dropdown(pplots.TIER_MODELS, p["model"], "model (KV bytes, active params)")}
 
 
 class KvFromPriceExplorer(Explorer):
@@ -35,10 +35,10 @@ class KvFromPriceExplorer(Explorer):
 
     title = "KV bytes per token from a price step: move each input and watch the answer"
 
-    def make_plot(self):
-        return pplots.KvFromPricePlot()
+    plot_class = pplots.KvFromPricePlot
 
     def make_controls(self):
-        return {"active_params": choice_slider(labelled(ACTIVE, "params"), 100e9, "active parameters"),
-                "ratio": choice_slider(labelled(RATIOS), 300, "hardware ratio (lecture units)"),
-                "context": choice_slider(labelled(STEPS), 200_000, "price step at (tokens)")}
+        p = self.plot.params
+        return {"active_params": choice_slider(labelled(ACTIVE, "params"), p["active_params"], "active parameters"),
+                "ratio": choice_slider(labelled(RATIOS), p["ratio"], "hardware ratio (lecture units)"),
+                "context": choice_slider(labelled(STEPS), p["context"], "price step at (tokens)")}

@@ -39,9 +39,6 @@ class LatencyExplorer(Explorer):
     title = "Latency of one decode step vs batch (lecture graph 1)"
     plot_class = rplots.LatencyVsBatch
 
-    def make_plot(self):
-        return self.plot_class()
-
     def draw(self, **values):
         _draw(self.plot, values)
 
@@ -69,8 +66,7 @@ class ContextSlopeExplorer(Explorer):
 
     title = "Per-sequence compute vs KV reads over context (dense and sqrt-sparse attention)"
 
-    def make_plot(self):
-        return rplots.ContextSlopes()
+    plot_class = rplots.ContextSlopes
 
     def draw(self, **values):
         _draw(self.plot, values)

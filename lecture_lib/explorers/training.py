@@ -22,8 +22,7 @@ class CostSplitExplorer(Explorer):
 
     title = "Equal cost, unequal tokens: how many RL and inference tokens a pre-training run 'pays for'"
 
-    def make_plot(self):
-        return tplots.CostSplitPlot()
+    plot_class = tplots.CostSplitPlot
 
     def make_controls(self):
         p = self.plot.params
@@ -39,8 +38,7 @@ class OvertrainingExplorer(Explorer):
 
     title = "How many inference tokens, and so how far past Chinchilla? Every input a range"
 
-    def make_plot(self):
-        return tplots.OvertrainingPlot()
+    plot_class = tplots.OvertrainingPlot
 
     def make_controls(self):
         p = self.plot.params

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from .. import balance, fastmode, hardware, models, queueing, roofline, routing, traffic
 from ..lecture import SAID
 from ..units import MS, US, fmt
-from .live import LivePlot, decade_limits, positive, static_figure
+from .live import LivePlot, decade_limits, log_axes, positive, static_figure
 
 DTYPE_MARKERS = {"bf16": "o", "fp8": "s", "fp4": "^"}
 DTYPE_COLORS = {"bf16": "C0", "fp8": "C1", "fp4": "C2"}
@@ -105,10 +105,7 @@ class BalancePlot(LivePlot):
         self.wall = self.ax.axvline(1.0, color="C3", ls="--", label="balance context")
         self.text = self.ax.text(0.02, 0.95, "", transform=self.ax.transAxes, va="top", fontsize=9)
         self.dynamic(self.line, self.flat, self.wall, self.text)
-        self.ax.set_xscale("log")
-        self.ax.set_yscale("log")
-        self.ax.set_xlim(*self.XLIM)          # fixed limits: a control change only redraws the data
-        self.ax.set_ylim(*self.YLIM)
+        log_axes(self.ax, self.XLIM, self.YLIM)     # fixed limits: a control change only redraws the data
         self.ax.set_title("Balance batch vs context: the KV reads push it up, then past a wall")
         self.ax.set_xlabel("context length (tokens)")
         self.ax.set_ylabel("balance batch B* (sequences)")
@@ -141,6 +138,8 @@ class TrainPlot(LivePlot):
     """
 
     BINS_MS = np.linspace(0, 200, 81)
+    #: the starting controls: the lecture's 20 ms train; the rate and seats are a toy's
+    params = dict(period_ms=SAID["step_s"] / MS, arrival_rate=2000.0, capacity=64)
 
     def __init__(self, period_ms=20.0, arrival_rate=2000.0, capacity=64, horizon_s=5.0,
                  max_requests=100_000, seed=0, n_requests: int | None = None):
@@ -263,9 +262,11 @@ class FastModePlot(LivePlot):
     YMAX = 6.0                            # fixed limits: no control change redraws the axes
     DEFAULT_SCENARIO = next(iter(FAST_SCENARIOS))
     FIGSIZE = (9.6, 4.0)     # two panels; 960 × 400 px at 100 dpi, shown at that size
+    #: the starting controls: the lecture's "about 6× the price for about 2.5× the speed"
+    params = dict(multiple=SAID["fast_price"], scenario=DEFAULT_SCENARIO, context=100_000, target=SAID["fast_speed"])
 
-    def __init__(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None,
-                 target=SAID["fast_speed"]):
+    def __init__(self, multiple=SAID["fast_price"], scenario=None, context=100_000,
+                 toy: fastmode.FastModeToy | None = None, target=SAID["fast_speed"]):
         super().__init__(figsize=self.FIGSIZE)
         self.ax, self.ax_ctx = self.figure.subplots(1, 2, gridspec_kw=dict(width_ratios=(1, 1)))
         ax = self.ax
@@ -298,8 +299,8 @@ class FastModePlot(LivePlot):
         self.figure.subplots_adjust(left=0.075, right=0.985, bottom=0.13, top=0.9, wspace=0.2)
         self.update(multiple, scenario, context, toy, target)
 
-    def update(self, multiple=6.0, scenario=None, context=100_000, toy: fastmode.FastModeToy | None = None,
-               target=SAID["fast_speed"]):
+    def update(self, multiple=SAID["fast_price"], scenario=None, context=100_000,
+               toy: fastmode.FastModeToy | None = None, target=SAID["fast_speed"]):
         self.clear_message()
         self.warning = ""
         if toy is None:

@@ -123,7 +123,8 @@ def hop_range_chart(step_time=SAID["hop_step_before_s"], hop_latency=SAID["hop_s
     _log_y(ax)
     ax.set_xlabel("pipeline stages P (rack hops per token)")
     ax.set_ylabel("time per decode step (ms)")
-    ax.set_title("Hop latency adds P·t_hop per token; the lecture's t_hop is uncertain 10× either way", fontsize=9)
+    ax.set_title(f"Hop latency adds P·t_hop per token; the lecture's t_hop is uncertain {spread:g}× either way",
+                 fontsize=9)
     ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig

@@ -14,6 +14,8 @@ from .live import LivePlot, static_figure
 
 #: the MLP settings the explorer offers (weight gain g; 1 is the usual initialisation)
 GAINS = (0.5, 1.0, 2.0, 4.0, 10.0, 100.0)
+#: bits in the cipher's block and the MLP's input (the experiment's width)
+BITS = mixing.EXPERIMENT["width"]
 ARCH_LABELS = {"plain": "plain", "residual": "residual", "residual+norm": "residual + LayerNorm"}
 
 
@@ -47,7 +49,7 @@ class AvalanchePlot(LivePlot):
         ax.set_ylim(0, 0.56)
         ax.set_xlabel("rounds (cipher) or layers (MLP)")
         ax.set_ylabel("output bits flipped by one input bit")
-        ax.set_title("Avalanche: flip one of 64 input bits", fontsize=10)
+        ax.set_title(f"Avalanche: flip one of {BITS} input bits", fontsize=10)
         ax.legend(fontsize=7, loc="center right")
         (self.sens_line,) = axs.plot([], [], color="C0", lw=1.5)
         self.sens_cursor = axs.axvline(layers, color="C7", ls="--", lw=1)
@@ -98,8 +100,8 @@ def avalanche_curves(gains=(1.0, 4.0, 100.0), architecture="plain") -> Figure:
     ax.set_xlim(0, steps[-1])
     ax.set_ylim(0, 0.56)
     ax.set_xlabel("rounds (cipher) or layers (MLP)")
-    ax.set_ylabel("fraction of 64 output bits flipped")
-    ax.set_title("Flip one input bit: a cipher mixes in 3 rounds, a standard MLP never", fontsize=10)
+    ax.set_ylabel(f"fraction of {BITS} output bits flipped")
+    ax.set_title("Flip one input bit: a cipher mixes in a few rounds, a standard MLP never", fontsize=10)
     ax.legend(fontsize=8, loc="center right")
     fig.tight_layout()
     return fig

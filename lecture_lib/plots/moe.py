@@ -11,7 +11,7 @@ import numpy as np
 from .. import hardware, models, moe
 from ..lecture import SAID
 from ..units import MS, US, fmt
-from .live import LivePlot, static_figure
+from .live import LivePlot, log_axes, static_figure
 
 BOUND_COLORS = {"compute": "C0", "memory": "C1", "network": "C3"}
 BATCHES = np.unique(np.round(np.logspace(0, 5, 61)))          # sequences, 1 … 100k
@@ -79,10 +79,7 @@ class RackPlot(LivePlot):
         (self.point,) = ax.plot([], [], "o", color="k", ms=7, zorder=5)
         self.text = ax.text(0.02, 0.97, "", transform=ax.transAxes, ha="left", va="top", fontsize=8.5,
                             bbox=dict(facecolor="white", edgecolor="#999", alpha=0.92), zorder=6)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlim(BATCHES[0], BATCHES[-1])
-        ax.set_ylim(*STEP_YLIM)
+        log_axes(ax, (BATCHES[0], BATCHES[-1]), STEP_YLIM)
         ax.set_xlabel("batch B (sequences, one new token each)")
         ax.set_ylabel("time per decode step (s)")
         ax.set_title("Which binds: compute, memory or the all-to-all network?", fontsize=10)
@@ -164,7 +161,8 @@ def law_chart(hw="GB200", dtype="fp8", model_names=("DeepSeek-V3", "Kimi-K2", "Q
     ax.plot(active, active, color="k", lw=0.8, ls=":")
     ax.text(2e11, 1.3e11, "dense: total = active", fontsize=7, rotation=30)
     ax.axhline(SAID["dwarkesh_model_params"], color="C4", lw=0.8)
-    ax.text(1.05e9, SAID["dwarkesh_model_params"] * 0.7, "Dwarkesh's hypothesis: ~5T + KV fits a Blackwell rack",
+    ax.text(1.05e9, SAID["dwarkesh_model_params"] * 0.7,
+            f"Dwarkesh's hypothesis: ~{fmt(SAID['dwarkesh_model_params'])} + KV fits a Blackwell rack",
             fontsize=7, color="C4", va="top")
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -22,6 +22,7 @@ from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 
 from .. import hardware, models, pipeline
+from ..lecture import SAID
 from .live import LivePlot, static_figure
 
 PASS_COLORS = {"F": "#4c72b0", "B": "#dd8452", "W": "#55a868"}
@@ -241,9 +242,12 @@ class BoundaryPlot(LivePlot):
     update(experts_per_token, layers_per_stage, bandwidth_ratio). Below 1 the boundary is the bottleneck.
     """
 
-    params = dict(experts_per_token=8, layers_per_stage=1, bandwidth_ratio=8.0)
+    #: the lecture's case: k ≈ 8, one MoE layer per rack, scale-out ~8× slower than scale-up
+    params = dict(experts_per_token=SAID["typical_k"], layers_per_stage=SAID["one_rack_per_layer"],
+                  bandwidth_ratio=float(SAID["scaleout_slower"]))
 
-    def __init__(self, experts_per_token=8, layers_per_stage=1, bandwidth_ratio=8.0):
+    def __init__(self, experts_per_token=SAID["typical_k"], layers_per_stage=SAID["one_rack_per_layer"],
+                 bandwidth_ratio=float(SAID["scaleout_slower"])):
         super().__init__(figsize=(7.2, 3.9))
         self.ax = ax = self.figure.add_subplot()
         self.figure.subplots_adjust(left=0.1, right=0.97, bottom=0.13, top=0.9)
@@ -266,7 +270,8 @@ class BoundaryPlot(LivePlot):
         self.dynamic(self.line, self.point, self.min_line, self.text)
         self.update(experts_per_token, layers_per_stage, bandwidth_ratio)
 
-    def update(self, experts_per_token=8, layers_per_stage=1, bandwidth_ratio=8.0):
+    def update(self, experts_per_token=SAID["typical_k"], layers_per_stage=SAID["one_rack_per_layer"],
+               bandwidth_ratio=float(SAID["scaleout_slower"])):
         self.clear_message()
         curve = pipeline.boundary_ratio_k(experts_per_token, self.layers, bandwidth_ratio)
         here = pipeline.boundary_ratio_k(experts_per_token, layers_per_stage, bandwidth_ratio)

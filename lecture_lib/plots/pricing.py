@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from .. import models, prices, pricing, roofline, storage
 from ..lecture import SAID
 from ..units import HOUR, MS, fmt
-from .live import LivePlot, tick_label, static_figure
+from .live import LivePlot, log_axes, static_figure, tick_label
 
 TIER_COLORS = {"remat": "C3", "HBM": "C0", "DDR": "C1", "flash": "C2", "disk": "C4"}
 
@@ -109,7 +109,7 @@ def decode_mfu_by_model(rows) -> Figure:
     ax.barh(y, [r["decode_mfu"] for r in rows], color=[colors.get(r["provider"], "C7") for r in rows])
     for yi, r in zip(y, rows):
         ax.text(r["decode_mfu"] + 0.01, yi, f"{r['ratio']:.1f}× → {r['decode_mfu']:.2f}", va="center", fontsize=7)
-    ax.axvline(SAID["decode_mfu_fraction"], color="k", ls="--", lw=1, label="the flashcard's 1/5")
+    ax.axvline(SAID["decode_mfu_fraction"], color="k", ls="--", lw=1, label=f"the flashcard's {SAID['decode_mfu_fraction']:.2g}")
     ax.set_yticks(y, [f"{r['provider']}: {r['model']}" for r in rows], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
@@ -134,9 +134,11 @@ def attention_vs_weights(model_list, context_max=1e8) -> Figure:
     ax.text(1.2e3, 1.15, "attention = weights", fontsize=8)
     for lo in (SAID["context_after_low"], SAID["context_after_high"]):
         ax.axvline(lo, color="C7", lw=0.8, ls=":")
-    ax.text(SAID["context_after_high"] * 1.1, 2e-4, "today's 100-200K", fontsize=7, color="C7")
+    ax.text(SAID["context_after_high"] * 1.1, 2e-4,
+            f"today's {fmt(SAID['context_after_low'])}-{fmt(SAID['context_after_high'])}", fontsize=7, color="C7")
     ax.axvline(SAID["agi_context_tokens"], color="C7", lw=0.8, ls=":")
-    ax.text(SAID["agi_context_tokens"] / 1.1, 2e-4, "100M", fontsize=7, color="C7", ha="right")
+    ax.text(SAID["agi_context_tokens"] / 1.1, 2e-4, fmt(SAID["agi_context_tokens"]), fontsize=7, color="C7",
+            ha="right")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_ylim(1e-4, 1e4)
@@ -222,11 +224,7 @@ class TierPlot(LivePlot):
         self.text = self.ax.text(0.98, 0.04, "", transform=self.ax.transAxes, ha="right", va="bottom", fontsize=8,
                                  bbox=dict(facecolor="white", edgecolor="none", alpha=0.8))
         self.dynamic(*self.lines.values(), self.best, self.marker, self.dot, self.text)
-        self.ax.set_xscale("log")
-        self.ax.set_yscale("log")
-        self.ax.set_xlim(*self.XLIM)
-        self.ax.set_ylim(*self.YLIM)
-        self.ax.xaxis.set_major_formatter(tick_label)
+        log_axes(self.ax, self.XLIM, self.YLIM)
         self.ax.set_xlabel("hold time (s)")
         self.ax.set_ylabel("cost at cost ($ per million tokens)")
         self.ax.set_title("Hold or recompute: the cheapest tier for a hold time")
@@ -237,10 +235,10 @@ class TierPlot(LivePlot):
     def update(self, hold_s=300.0, reads=1, model=TIER_MODELS[0]):
         self.clear_message()
         active, kv = model_kv(model)
-        costs = pricing.tier_costs(self.hold, reads, kv, active_params=active)
+        curve = pricing.cheapest_tier(self.hold, reads, kv, active_params=active)   # every tier's cost too
+        costs = curve.costs
         for name, line in self.lines.items():
             line.set_data(self.hold, np.asarray(costs[name]) * 1e6)
-        curve = pricing.cheapest_tier(self.hold, reads, kv, active_params=active)
         self.best.set_data(self.hold, curve.cost_per_million)
         choice = pricing.cheapest_tier(hold_s, reads, kv, active_params=active)
         self.marker.set_xdata([hold_s, hold_s])
@@ -261,9 +259,12 @@ class KvFromPricePlot(LivePlot):
     XLIM = (1e4, 1e7)           # tokens
     YLIM = (1e2, 1e6)           # bytes per token
     SHOWN = ("DeepSeek-V3", "Llama-3-70B", "gpt-oss-120b", "Llama-3-8B")
-    params = dict(active_params=100e9, ratio=300.0, context=200_000)
+    #: the lecture's inputs: ~100B active, ratio ~300, Gemini's step at 200K tokens
+    params = dict(active_params=SAID["frontier_active_params"], ratio=SAID["ratio"],
+                  context=SAID["price_step_context"])
 
-    def __init__(self, active_params=100e9, ratio=300.0, context=200_000):
+    def __init__(self, active_params=SAID["frontier_active_params"], ratio=SAID["ratio"],
+                 context=SAID["price_step_context"]):
         super().__init__()
         self.ax = self.figure.add_subplot()
         self.ctx = np.geomspace(*self.XLIM, 120)
@@ -277,12 +278,7 @@ class KvFromPricePlot(LivePlot):
         self.text = self.ax.text(0.02, 0.04, "", transform=self.ax.transAxes, fontsize=8, va="bottom",
                                  bbox=dict(facecolor="white", edgecolor="none", alpha=0.8))
         self.dynamic(self.line, self.dot, self.text)
-        self.ax.set_xscale("log")
-        self.ax.set_yscale("log")
-        self.ax.set_xlim(*self.XLIM)
-        self.ax.set_ylim(*self.YLIM)
-        self.ax.xaxis.set_major_formatter(tick_label)
-        self.ax.yaxis.set_major_formatter(tick_label)
+        log_axes(self.ax, self.XLIM, self.YLIM)
         self.ax.set_xlabel("context of the price step (tokens)")
         self.ax.set_ylabel("KV bytes per token")
         self.ax.set_title("KV bytes per token read off a price step")
@@ -290,15 +286,18 @@ class KvFromPricePlot(LivePlot):
         self.figure.subplots_adjust(left=0.11, right=0.97, bottom=0.13, top=0.91)
         self.update(active_params, ratio, context)
 
-    def update(self, active_params=100e9, ratio=300.0, context=200_000):
+    def update(self, active_params=SAID["frontier_active_params"], ratio=SAID["ratio"],
+               context=SAID["price_step_context"]):
         self.clear_message()
         b = roofline.implied_kv_bytes_per_token(active_params, self.ctx, ratio)
         here = roofline.implied_kv_bytes_per_token(active_params, context, ratio)
+        head_dim, b_el = SAID["kv_sanity_head_dim"], SAID["kv_sanity_bytes_per_element"]   # the lecture's check
         self.line.set_data(self.ctx, b)
         self.dot.set_data([context], [here])
         self.text.set_text(f"{fmt(active_params, 'params')} active, ratio {ratio:g}, step at {fmt(context)} tokens\n"
                            f"→ {fmt(here, 'B')} per token "
-                           f"(≈ {pricing.kv_layer_heads(here):.1f} layer×KV-heads of d_head 128 at 1 byte)")
+                           f"(≈ {pricing.kv_layer_heads(here, head_dim, b_el):.1f} layer×KV-heads of d_head "
+                           f"{head_dim} at {b_el:g} byte)")
         self.state = dict(implied_bytes=here, context=context, ratio=ratio, active_params=active_params,
                           curve=b)
         return self

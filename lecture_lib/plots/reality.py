@@ -15,8 +15,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..units import fmt
-from .roofline import COLORS, _log_axes
-from .live import static_figure   # a pyplot-free Figure that displays in Jupyter
+from .live import log_axes, static_figure
+from .roofline import COLORS
 
 BINDING_COLORS = {"compute": COLORS["compute"], "memory": COLORS["memory"], "network": "#9467bd"}
 
@@ -76,7 +76,7 @@ def machine_roofline(measured, title: str | None = None) -> Figure:
     fig = static_figure((7.6, 4.6))
     ax = fig.add_subplot()
     fig.subplots_adjust(left=0.12, right=0.97, top=0.86, bottom=0.13)
-    _log_axes(ax)
+    log_axes(ax)
     lo, hi = measured.intensity.min() / 4, max(measured.intensity.max(), measured.ridge) * 4
     grid = np.geomspace(lo, hi, 64)
     ax.plot(grid, measured.ceiling(grid), color="black", lw=6, alpha=0.25, solid_capstyle="butt",

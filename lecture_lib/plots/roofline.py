@@ -16,12 +16,11 @@ Every number comes from lecture_lib.roofline; this module only converts units fo
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.ticker import FuncFormatter, NullLocator
 
 from .. import hardware, models, roofline
 from ..prices import PER_MILLION
 from ..units import MS, US, fmt
-from .live import LivePlot, positive, sticky_log_limits, tick_label
+from .live import LivePlot, log_axes, positive, static_figure, sticky_log_limits
 
 POINTS = 48          # samples per curve; plenty for straight lines and one bend on log axes
 HEADROOM = 10 ** 0.7  # room above the data on log axes for the regime labels
@@ -77,15 +76,6 @@ def _split(lo, x_star, hi, left: str, right: str, log: bool = True):
     return [left_label, right_label]
 
 
-def _log_axes(ax):
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.xaxis.set_minor_locator(NullLocator())   # minor ticks cost ~40% of a log-log draw
-    ax.yaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(tick_label))
-    ax.yaxis.set_major_formatter(FuncFormatter(tick_label))
-
-
 class _VsBatch(LivePlot):
     """Shared machinery of the two graphs over batch size (x: batch, log; curves; B* marker)."""
 
@@ -105,7 +95,7 @@ class _VsBatch(LivePlot):
         ax.set_xlabel("batch B (sequences decoded together)")
         ax.set_ylabel(self.YLABEL)
         if log:
-            _log_axes(ax)
+            log_axes(ax)
         self.lines = {"total": ax.plot([], [], color="black", lw=6, alpha=0.25,
                                        solid_capstyle="butt", label=self.LABELS["total"])[0]}
         for name in ("compute", "weights", "kv", "memory"):
@@ -279,7 +269,7 @@ class ContextSlopes(LivePlot):
         title = ax.set_title(self.TITLE, fontsize=11, loc="left", y=1.06)   # fixed y: no auto-placement
         ax.set_xlabel("context length L_ctx (tokens)")
         ax.set_ylabel("time per sequence per step (µs)")
-        _log_axes(ax)
+        log_axes(ax)
         self.lines = {
             "compute": ax.plot([], [], color=COLORS["compute"], lw=1.8, label="compute (const.)")[0],
             "dense": ax.plot([], [], color=COLORS["kv"], lw=1.8, label="KV read, dense\n∝ L_ctx")[0],
@@ -381,7 +371,6 @@ def batching_penalty(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", 
 
     Returns a matplotlib Figure; `figure.state` holds the curves (batch, touched, all, balance_batch).
     """
-    from matplotlib.figure import Figure
     chip, m = hardware.resolve(hw), models.resolve(model)
     b_star = roofline.balance_batch(chip, m, weight_dtype, kv_dtype=kv_dtype, experts="all")
     batch = np.geomspace(1, b_star, points)
@@ -390,9 +379,9 @@ def batching_penalty(hw="GB200-NVL72", model="DeepSeek-V3", weight_dtype="fp8", 
         c = roofline.cost_per_token(chip, m, batch, 0, weight_dtype, kv_dtype, experts=experts)
         c_star = roofline.cost_per_token(chip, m, b_star, 0, weight_dtype, kv_dtype, experts=experts)
         curves[experts] = np.asarray(c) / c_star
-    fig = Figure(figsize=(6.6, 3.9), dpi=100)
+    fig = static_figure((6.6, 3.9))
     ax = fig.add_subplot()
-    _log_axes(ax)
+    log_axes(ax)
     ax.plot(batch, curves["all"], ":", color=COLORS["weights_all"], lw=1.8, label="all weights read (the lecture)")
     ax.plot(batch, curves["touched"], color=COLORS["weights"], lw=1.8, label="experts touched (true bound)")
     if lecture_penalty:

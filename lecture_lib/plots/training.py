@@ -134,8 +134,8 @@ class OvertrainingPlot(LivePlot):
     published runs for comparison."""
 
     XLIM = (0.1, 1e4)
-    params = dict(world_tok_s=(250e6, 1e9), months=(1, 3), family=(5, 10), keep=(0.5, 1.0),
-                  active=(50e9, 200e9))
+    params = dict(world_tok_s=(250e6, 1e9), months=(1, 3), family=(SAID["family_low"], SAID["family_high"]),
+                  keep=(0.5, 1.0), active=(50e9, 200e9))
     RUNS = ("Llama-3-405B", "DeepSeek-V3", "Chinchilla-70B", "GPT-3-175B")
 
     def __init__(self, **params):

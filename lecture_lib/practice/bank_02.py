@@ -143,8 +143,9 @@ register(Problem(
     id="02.google_one_in", title="one deployment as a share of Google's traffic", unit="", points=2,
     rtol=0.02,
     expected=lambda: traffic.tokens_per_second(GIVEN.volume) / _deployment_tok_s(),
-    slips=[Slip(lambda: traffic.tokens_per_second(GIVEN.volume) / balance.throughput(GIVEN.batch, 1 / 64),
-                "You used the lecture's 64 steps per second; the question's step is 20 ms.")],
+    slips=[Slip(lambda: traffic.tokens_per_second(GIVEN.volume) / balance.throughput(GIVEN.batch, 1 / SAID["steps_per_second"]),
+                f"You used the lecture's {SAID['steps_per_second']} steps per second; the question's step is "
+                f"{GIVEN.step_s * 1e3:g} ms.")],
     hints=["Deployment tok/s = batch / step time.",
            "Google's volume is tokens per MONTH; divide by the seconds in a month (about 30.4 days)."],
 ))

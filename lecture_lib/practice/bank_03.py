@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from .. import hardware, models, moe, pipeline, roofline
 from .. import notation as nt
 from ..lecture import SAID
-from ..units import MS
+from ..units import MS, fmt
 from .problems import Problem, Slip, Vary, register
 
 #: the worksheet's numbers (names are registry keys)
@@ -32,6 +32,15 @@ VARIES = (Vary("racks", (3, 4, 5, 6, 8), "racks R the expert layer spans (proble
 
 def _m():
     return models.get(GIVEN.model)
+
+
+def _sys(name):
+    return hardware.get(name)
+
+
+def _nic_gbit(name):
+    """A GPU's share of the scale-out NIC, one direction, in Gb/s (how the question states it)."""
+    return hardware.get(name).scaleout_bandwidth * 8 / 1e9
 
 
 def _rack():
@@ -57,16 +66,18 @@ register(Problem(
 ))
 
 register(Problem(
-    id="03.total_params", title="DeepSeek-V3's total from its config", unit="parameters", points=2, rtol=0.003,
+    # rtol below the smallest slip (the output head, ~0.14 % of the total), so that slip is never graded right
+    id="03.total_params", title="DeepSeek-V3's total from its config", unit="parameters", points=2, rtol=0.001,
     expected=lambda: moe.param_budget(_m()).total,
     slips=[Slip(lambda: moe.param_budget(_m()).total - moe.param_budget(_m()).output_head,
                 "You left out one of the two vocabulary matrices: the embedding and the output head are untied."),
            Slip(lambda: moe.param_budget(_m()).total - moe.param_budget(_m()).shared_experts,
                 "Add the shared expert of every MoE layer."),
            Slip(lambda: moe.param_budget(_m()).total - moe.param_budget(_m()).dense_mlp,
-                "Add the dense MLPs of the first three layers (width d_ff = 18,432).")],
-    hints=["Embedding + output head (V·d_model each), attention (61 MLA layers), 3 dense MLPs, and per MoE "
-           "layer: 256 routed + 1 shared expert and a router.",
+                f"Add the dense MLPs of the first {_m().n_dense_layers} layers (width d_ff = {_m().d_ff:,}).")],
+    hints=[f"Embedding + output head (V·d_model each), attention ({_m().n_layers} MLA layers), "
+           f"{_m().n_dense_layers} dense MLPs, and per MoE layer: {_m().n_experts} routed + "
+           f"{_m().n_shared_experts} shared expert and a router.",
            "moe.attention_mla_expr gives one MLA layer's projections; an expert is 3·d_model·d_ff_expert."],
 ))
 
@@ -108,10 +119,12 @@ register(Problem(
     id="03.bandwidth_ratio", title="NVLink 5 against an 800 Gb/s NIC", unit="×", points=1, rtol=0.01,
     expected=lambda: pipeline.bandwidth_ratio(GIVEN.ratio_system),
     slips=[Slip(lambda: 2 * pipeline.bandwidth_ratio(GIVEN.ratio_system),
-                "NVLink's 1.8 TB/s is both directions together; the NIC figure is one direction."),
+                f"NVLink's {fmt(2 * _sys(GIVEN.ratio_system).scaleup_bandwidth, 'B/s')} is both directions "
+                "together; the NIC figure is one direction."),
            Slip(lambda: pipeline.bandwidth_ratio(GIVEN.ratio_system) / 8,
-                "The NIC is 800 gigaBITS per second: divide by 8 for bytes.")],
-    hints=["Per GPU, one direction: NVLink 5 is 900 GB/s; a ConnectX-8 is 800 Gb/s."],
+                f"The NIC is {_nic_gbit(GIVEN.ratio_system):g} gigaBITS per second: divide by 8 for bytes.")],
+    hints=[f"Per GPU, one direction: NVLink 5 is {fmt(_sys(GIVEN.ratio_system).scaleup_bandwidth, 'B/s')}; "
+           f"a ConnectX-8 is {_nic_gbit(GIVEN.ratio_system):g} Gb/s."],
 ))
 
 register(Problem(
@@ -119,7 +132,9 @@ register(Problem(
     expected=lambda: moe.domain_capacity(GIVEN.capacity_system, GIVEN.weight_dtype, GIVEN.weight_fraction).max_params,
     slips=[Slip(lambda: moe.domain_capacity(GIVEN.capacity_system, GIVEN.weight_dtype, 1.0).max_params,
                 "Half the HBM is kept for the KV caches.")],
-    hints=["72 GPUs × 288 GB; half for weights; fp8 is one byte per parameter."],
+    hints=[f"{_sys(GIVEN.capacity_system).n_chips} GPUs × "
+           f"{fmt(_sys(GIVEN.capacity_system).hbm_capacity / _sys(GIVEN.capacity_system).n_chips, 'B')}; "
+           "half for weights; fp8 is one byte per parameter."],
 ))
 
 register(Problem(
@@ -128,7 +143,9 @@ register(Problem(
                                         1, 1, 1, 1, 1), 1, weight_dtype=GIVEN.weight_dtype,
                                         compute_dtype="bf16").weights / MS,
     hints=["Every weight is read once per decode step: bytes / aggregate HBM bandwidth.",
-           "8 × 3.35 TB/s; fp8 = 1 byte per parameter."],
+           f"{_sys(GIVEN.floor_system).n_chips} × "
+           f"{fmt(_sys(GIVEN.floor_system).hbm_bandwidth / _sys(GIVEN.floor_system).n_chips, 'B/s')}; "
+           "fp8 = 1 byte per parameter."],
 ))
 
 register(Problem(

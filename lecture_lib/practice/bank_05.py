@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from .. import hardware, memory, models, pipeline
 from .. import notation as nt
 from ..lecture import SAID
-from ..units import GB, MS
+from ..units import GB, MS, fmt
 from .problems import Problem, Slip, register
 
 #: the worksheet's numbers (SI units: parameters, tokens, sequences, seconds, bytes/token)
@@ -21,6 +21,12 @@ GIVEN = SimpleNamespace(
     hop_s=SAID["hop_s"], spread=SAID["hop_uncertainty"], one_t=SAID["model_1t_params"],
     box="HGX-H100", rack="GB200-NVL72", ceiling_chip="GB300", dsv3="DeepSeek-V3", old="H100-SXM", new="B200",
 )
+
+
+def _per_gpu_bw(name):
+    """One GPU's HBM bandwidth in a system, as text (for hints)."""
+    s = hardware.get(name)
+    return fmt(s.hbm_bandwidth / s.n_chips, "B/s")
 
 
 def _toy():
@@ -103,10 +109,12 @@ register(Problem(
     id="05.weight_read_box_ms", title="reading 1 TB of weights on an 8-GPU Hopper box", unit="ms", points=1,
     rtol=0.01, expected=lambda: memory.weight_read_time(GIVEN.box, _one_t(), "fp8") / MS,
     slips=[Slip(lambda: memory.weight_read_time(GIVEN.box, _one_t(), "fp8", n_chips=1) / MS,
-                "That reads through one GPU's HBM. All 8 GPUs of the box read their shares at the same time."),
+                f"That reads through one GPU's HBM. All {hardware.get(GIVEN.box).n_chips} GPUs of the box read their "
+                "shares at the same time."),
            Slip(lambda: memory.weight_read_time(GIVEN.box, _one_t(), "bf16") / MS,
                 "That is bf16; the weights are in fp8 (1 byte per parameter).")],
-    hints=["t = N_total · b_w / (n · BW per GPU).", "H100: 3.35 TB/s of HBM bandwidth per GPU."],
+    hints=["t = N_total · b_w / (n · BW per GPU).",
+           f"H100: {_per_gpu_bw(GIVEN.box)} of HBM bandwidth per GPU."],
 ))
 
 register(Problem(
@@ -127,7 +135,9 @@ register(Problem(
                 "That counts GPUs only. The Blackwell GPUs also have more HBM bandwidth each."),
            Slip(lambda: memory.weight_read_time(GIVEN.rack, _one_t()) / memory.weight_read_time(GIVEN.box, _one_t()),
                 "Upside down: the rack is faster, so the ratio box ÷ rack is above 1.")],
-    hints=["Ratio = (n_rack · BW_rack) / (n_box · BW_box).", "72 × 8 TB/s against 8 × 3.35 TB/s."],
+    hints=["Ratio = (n_rack · BW_rack) / (n_box · BW_box).",
+           f"{hardware.get(GIVEN.rack).n_chips} × {_per_gpu_bw(GIVEN.rack)} against "
+           f"{hardware.get(GIVEN.box).n_chips} × {_per_gpu_bw(GIVEN.box)}."],
 ))
 
 register(Problem(
@@ -135,11 +145,13 @@ register(Problem(
     expected=lambda: memory.context_ceiling(GIVEN.ceiling_chip, GIVEN.dsv3, GIVEN.micro_batch, GIVEN.expert_parallel),
     slips=[Slip(lambda: memory.context_ceiling(GIVEN.ceiling_chip, GIVEN.dsv3, GIVEN.micro_batch, GIVEN.expert_parallel,
                                                kv_dtype="fp8"),
-                "That is an fp8 KV cache; the question keeps it in bf16 (70,272 bytes per token)."),
+                f"That is an fp8 KV cache; the question keeps it in bf16 "
+                f"({models.get(GIVEN.dsv3).kv_bytes_per_token('bf16'):,.0f} bytes per token)."),
            Slip(lambda: memory.context_ceiling(GIVEN.ceiling_chip, GIVEN.dsv3, GIVEN.micro_batch, 1),
                 "You put all b sequences on one GPU. They are spread over the E GPUs of a stage.")],
     hints=["With the weights sharded away, C = b · L · b_kv / E: solve for L.",
-           "DeepSeek-V3's KV: 61 layers × (512 + 64) numbers × 2 bytes."],
+           f"DeepSeek-V3's KV: {models.get(GIVEN.dsv3).n_layers} layers × ({models.get(GIVEN.dsv3).kv_lora_rank} + "
+           f"{models.get(GIVEN.dsv3).qk_rope_dim}) numbers × 2 bytes."],
 ))
 
 register(Problem(
@@ -147,11 +159,16 @@ register(Problem(
     points=2, rtol=0.01,
     expected=lambda: memory.max_context(GIVEN.rack, GIVEN.dsv3, GIVEN.micro_batch, "fp8", "bf16"),
     slips=[Slip(lambda: memory.context_ceiling(GIVEN.rack, GIVEN.dsv3, GIVEN.micro_batch),
-                "That leaves the weights out. Each GPU also holds 1/72 of the 671 GB of fp8 weights."),
-           Slip(lambda: memory.max_context(GIVEN.rack, GIVEN.dsv3, GIVEN.micro_batch, "fp8", "bf16", expert_parallel=64),
-                "The question spreads the model over all 72 GPUs of the rack (E = 72).")],
+                f"That leaves the weights out. Each GPU also holds 1/{hardware.get(GIVEN.rack).n_chips} of the "
+                f"{fmt(models.get(GIVEN.dsv3).weight_bytes('fp8'), 'B')} of fp8 weights."),
+           Slip(lambda: memory.max_context(GIVEN.rack, GIVEN.dsv3, GIVEN.micro_batch, "fp8", "bf16",
+                                           expert_parallel=SAID["ep_used_gpus"]),
+                f"The question spreads the model over all {hardware.get(GIVEN.rack).n_chips} GPUs of the rack "
+                f"(E = {hardware.get(GIVEN.rack).n_chips}).")],
     hints=["Solve (N·b_w + B·L·b_kv) / E = C for L, with P = 1.",
-           "C = 186 GB per GB200 GPU; N·b_w = 671 GB; b_kv = 70,272 B/token."],
+           f"C = {fmt(hardware.get(GIVEN.rack).hbm_capacity / hardware.get(GIVEN.rack).n_chips, 'B')} per GB200 GPU; "
+           f"N·b_w = {fmt(models.get(GIVEN.dsv3).weight_bytes('fp8'), 'B')}; "
+           f"b_kv = {models.get(GIVEN.dsv3).kv_bytes_per_token('bf16'):,.0f} B/token."],
 ))
 
 register(Problem(

@@ -57,36 +57,46 @@ def cards() -> list[Card]:
                      "(2·N_active/F).", wall, "tokens", 0.03))
 
     mean_s, worst_s = queueing.train_latency(L["step_s"])
-    out.append(_card("N1b.train_mean", "Trains leave every 20 ms and there are free seats: mean latency of a "
-                     "randomly arriving request (wait + ride), in ms?",
-                     f"{mean_s / MS:.0f} ms = 10 ms mean wait + 20 ms ride (worst case {worst_s / MS:.0f} ms).",
+    period = L["step_s"] / MS
+    out.append(_card("N1b.train_mean", f"Trains leave every {period:.0f} ms and there are free seats: mean latency "
+                     "of a randomly arriving request (wait + ride), in ms?",
+                     f"{mean_s / MS:.0f} ms = {period / 2:.0f} ms mean wait + {period:.0f} ms ride (worst case "
+                     f"{worst_s / MS:.0f} ms).",
                      mean_s / MS, "ms", 0.02))
 
-    rubin = roofline.drain_time(balance.rubin_as_in_lecture())
-    out.append(_card("N1b.rubin_lecture_drain", "Rubin as the lecture had it, 288 GB at 20 TB/s: drain time in ms?",
-                     f"{rubin / MS:.1f} ms (the lecture said ≈15; at the public 22 TB/s it is "
-                     f"{roofline.drain_time('Rubin') / MS:.1f} ms).", rubin / MS, "ms", 0.02, ("erratum",)))
+    rubin_l, rubin_p = balance.rubin_as_in_lecture(), hardware.get("Rubin")
+    rubin = roofline.drain_time(rubin_l)
+    out.append(_card("N1b.rubin_lecture_drain", f"Rubin as the lecture had it, {fmt(rubin_l.hbm_capacity, 'B')} at "
+                     f"{fmt(rubin_l.hbm_bandwidth, 'B/s')}: drain time in ms?",
+                     f"{rubin / MS:.1f} ms (the lecture said ≈{L['rubin_drain_s'] / MS:.0f}; at the public "
+                     f"{fmt(rubin_p.hbm_bandwidth, 'B/s')} it is {roofline.drain_time(rubin_p) / MS:.1f} ms).",
+                     rubin / MS, "ms", 0.02, ("erratum",)))
 
     step64 = 1 / L["steps_per_second"]
-    out.append(_card("N1b.step_64", "The lecture's 'tokens/s ≈ 64 × B': what step time does 64 steps per second "
-                     "imply, in ms?", f"{step64 / MS:.1f} ms, not 20 ms (which gives 50 × B).",
+    sps = L["steps_per_second"]
+    out.append(_card("N1b.step_64", f"The lecture's 'tokens/s ≈ {sps} × B': what step time does {sps} steps per "
+                     "second imply, in ms?", f"{step64 / MS:.1f} ms, not {period:.0f} ms (which gives "
+                     f"{1 / L['step_s']:.0f} × B).",
                      step64 / MS, "ms", 0.02, ("erratum",)))
 
-    one_in = traffic.tokens_per_second("google-2025-10") / L["deployment_tok_s"]
-    out.append(_card("N1b.google_one_in", "128K tok/s against Google's 1.3 quadrillion tokens/month (Oct 2025): "
-                     "one in how many?", f"≈ 1 in {fmt(one_in)} (the lecture: '1/1000 of Gemini'). Not like "
+    google = traffic.get("google-2025-10")
+    one_in = traffic.tokens_per_second(google.key) / L["deployment_tok_s"]
+    out.append(_card("N1b.google_one_in", f"{fmt(L['deployment_tok_s'], 'tok/s')} against Google's "
+                     f"{google.tokens_per_month / 1e15:g} quadrillion tokens/month ({google.as_of}): one in how many?",
+                     f"≈ 1 in {fmt(one_in)} (the lecture: '1/{1 / L['fraction_of_gemini']:.0f} of Gemini'). Not like "
                      "for like: Google counts input and output tokens, a deployment's figure is output only.",
                      one_in, "", 0.03, ("erratum",)))
 
     peak = balance.throughput_at_balance(rack, dsv3, "fp8")["tok_s"]
     out.append(_card("N1b.rack_peak", "GB200-NVL72 serving DeepSeek-V3 (fp8) at its balance batch with no "
-                     "context: tokens per second at peak FLOP/s? (e.g. 4.9e6)",
+                     "context: tokens per second at peak FLOP/s? (e.g. 1.0e6)",
                      f"≈ {fmt(peak, 'tok/s')} = F / (2·N_active), whatever the batch or total parameters: a "
                      "ceiling, since real sequences hold a KV cache.", peak, "tok/s", 0.03))
 
-    full = balance.throughput_at_max_batch(rack, dsv3, 3000, "fp8")
-    out.append(_card("N1b.rack_3k", "GB200-NVL72 serving DeepSeek-V3 (fp8 weights, bf16 KV) at 3K tokens of "
-                     "context with the largest batch that fits: tokens per second? (e.g. 2e6)",
+    ctx = 3000
+    full = balance.throughput_at_max_batch(rack, dsv3, ctx, "fp8")
+    out.append(_card("N1b.rack_3k", f"GB200-NVL72 serving DeepSeek-V3 (fp8 weights, bf16 KV) at {fmt(ctx)} tokens "
+                     "of context with the largest batch that fits: tokens per second? (e.g. 1.0e6)",
                      f"≈ {fmt(full['tok_s'], 'tok/s')}: {fmt(full['batch'])} sequences fill HBM, and the "
                      f"memory-bound step reads it all once: {fmt(full['step_s'], 's')} = the drain time.",
                      full["tok_s"], "tok/s", 0.03))
@@ -109,13 +119,16 @@ def cards() -> list[Card]:
                      f"L = (1 − 1/{L['fast_speed']})·L_wall. At context 0 the ceiling is 1.",
                      100 * x25, "%", 0.02))
     s6 = toy.speedup_for_cost(L["fast_price"])
-    out.append(_card("N1b.fast_6x", "Fast-mode toy (weights 3.9 ms, balance step 9.8 ms): the speed-up for 6× the "
-                     "price per token?", f"≈ {s6:.2f}× (ceiling {toy.max_speedup:.2f}×: the weight read is a floor).",
+    out.append(_card("N1b.fast_6x", f"Fast-mode toy (weights {fmt(toy.weights_s, 's')}, balance step "
+                     f"{fmt(toy.balance_step_s, 's')}): the speed-up for {L['fast_price']:g}× the price per token?", f"≈ {s6:.2f}× (ceiling {toy.max_speedup:.2f}×: the weight read is a floor).",
                      s6, "×", 0.02))
 
-    q = balance.CLARK_2022.quality_multiple
-    out.append(_card("N1b.clark", "Clark et al. 2022: 64 experts at 370M active match a dense 1.3B. How many "
-                     "times the active size is that?", f"≈ {q:.1f}× (the lecture: '64× for 4×').",
+    clark = balance.CLARK_2022
+    q = clark.quality_multiple
+    out.append(_card("N1b.clark", f"Clark et al. 2022: {clark.n_experts} experts at {fmt(clark.active_params, 'params')} "
+                     f"active match a dense {fmt(clark.dense_equivalent_params, 'params')}. How many times the active "
+                     f"size is that?", f"≈ {q:.1f}× (the lecture: '{L['expert_multiple']}× for "
+                     f"{L['quality_multiple']}×').",
                      q, "×", 0.03, ("erratum",)))
     return out
 
@@ -145,11 +158,13 @@ def _touched_drill(rng: random.Random):
 
 def _balance_300_drill(rng: random.Random):
     from .. import balance
+    from ..lecture import SAID
+    r = SAID["ratio"]
     total = rng.choice([100, 235, 400, 671, 1000, 2000])
     active = rng.choice([a for a in (5, 10, 22, 37, 50, 100) if a < total])
-    b = balance.balance_batch_from_ratio(300, total / active)
-    return (f"Hardware ratio 300 (lecture units); a model with {total}B total and {active}B active parameters. "
-            "Balance batch, KV ignored, in sequences?", b, f"300 × {total}/{active} = {b:,.0f}")
+    b = balance.balance_batch_from_ratio(r, total / active)
+    return (f"Hardware ratio {r} (lecture units); a model with {total}B total and {active}B active parameters. "
+            "Balance batch, KV ignored, in sequences?", b, f"{r} × {total}/{active} = {b:,.0f}")
 
 
 DRILLS = [

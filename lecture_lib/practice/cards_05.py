@@ -25,10 +25,11 @@ def cards() -> list[Card]:
     out = []
     toy = memory.lecture_model()
     E, b, P = L["expert_parallel"], L["dsv3_balance_batch"], L["pipeline_stages"]
-    r = memory.per_chip_bytes_micro(toy, b, 100_000, E, P)
+    ctx = 100_000
+    r = memory.per_chip_bytes_micro(toy, b, ctx, E, P)
     kv_b = fmt(toy.kv_bytes_per_token("bf16"), "B/token")
-    out.append(_card("N4.kv_per_gpu", f"2 TB of fp8 weights, E = {E}, P = {P}, micro-batch b = {b:,}, 100K tokens at "
-                     f"{kv_b}: KV per GPU, in GB?",
+    out.append(_card("N4.kv_per_gpu", f"{fmt(toy.total_params * 1.0, 'B')} of fp8 weights, E = {E}, P = {P}, "
+                     f"micro-batch b = {b:,}, {fmt(ctx)} tokens at {kv_b}: KV per GPU, in GB?",
                      f"{fmt(r.kv, 'B')} = b·L·b_kv/E. P cancels: P micro-batches in flight, 1/P of the layers each.",
                      r.kv / GB, "GB"))
     out.append(_card("N4.weights_per_gpu", f"The same setup: weights per GPU, in GB?",
@@ -38,29 +39,40 @@ def cards() -> list[Card]:
     out.append(_card("N4.hop_said", f"A {fmt(L['hop_step_before_s'], 's')} decode step pipelined over {P} racks, "
                      f"{fmt(L['hop_s'], 's')} per rack hop: step time in ms?",
                      f"{fmt(h.said, 's')} = T + P·t_hop (P hops: the loop returns to the first stage).", h.said / MS, "ms"))
-    out.append(_card("N4.hop_high", f"The same, with the hop 10× slower (the lecture's 'off by an order of "
+    u = L["hop_uncertainty"]
+    out.append(_card("N4.hop_high", f"The same, with the hop {u}× slower (the lecture's 'off by an order of "
                      f"magnitude'): step time in ms?",
-                     f"{fmt(h.high, 's')}; at 10× faster it is {fmt(h.low, 's')}. Quote the range, not one number.",
+                     f"{fmt(h.high, 's')}; at {u}× faster it is {fmt(h.low, 's')}. Quote the range, not one number.",
                      h.high / MS, "ms"))
 
     one_t = models.Model(name="1T", total_params=1e12, active_params=1e11, n_layers=1, d_model=1, n_heads=1,
                          n_kv_heads=1, head_dim=1)
-    t_box, t_rack = memory.weight_read_time("HGX-H100", one_t), memory.weight_read_time("GB200-NVL72", one_t)
-    out.append(_card("N4.read_box", "Read 1 TB of weights once on an 8 × H100 box (3.35 TB/s each): ms?",
-                     f"{fmt(t_box, 's')} = 1 TB / (8 × 3.35 TB/s). Pipelining over more boxes leaves it unchanged.",
+    box, rack = hardware.get("HGX-H100"), hardware.get("GB200-NVL72")
+    t_box, t_rack = memory.weight_read_time(box, one_t), memory.weight_read_time(rack, one_t)
+    tb = fmt(one_t.total_params * 1.0, "B")
+
+    def per_gpu(s):
+        return f"{s.n_chips} × {fmt(s.hbm_bandwidth / s.n_chips, 'B/s')}"
+    out.append(_card("N4.read_box", f"Read {tb} of weights once on an {box.n_chips} × H100 box ({fmt(box.hbm_bandwidth / box.n_chips, 'B/s')} "
+                     "each): ms?",
+                     f"{fmt(t_box, 's')} = {tb} / ({per_gpu(box)}). Pipelining over more boxes leaves it unchanged.",
                      t_box / MS, "ms"))
-    out.append(_card("N4.read_rack", "Read 1 TB of weights once on a GB200 NVL72 (72 × 8 TB/s): ms?",
+    out.append(_card("N4.read_rack", f"Read {tb} of weights once on a GB200 NVL72 ({per_gpu(rack)}): ms?",
                      f"{fmt(t_rack, 's')}: {t_box / t_rack:.0f}× faster than the Hopper box. Scale-up size buys "
                      "bandwidth, i.e. latency.", t_rack / MS, "ms"))
 
     c = memory.context_ceiling("GB300", "DeepSeek-V3", b, E)
-    out.append(_card("N4.ceiling_dsv3", f"DeepSeek-V3 (70 KB/token in bf16), b = {b:,}, E = {E}, 288 GB per GPU, weights "
+    kv_dsv3 = models.get("DeepSeek-V3").kv_bytes_per_token("bf16")
+    out.append(_card("N4.ceiling_dsv3", f"DeepSeek-V3 ({fmt(kv_dsv3, 'B/token')} in bf16), b = {b:,}, E = {E}, "
+                     f"{fmt(hardware.get('GB300').hbm_capacity, 'B')} per GPU, weights "
                      "sharded away by pipelining: longest context, in tokens?",
                      f"≈ {fmt(c, 'tok')} = C·E/(b·b_kv). No P raises it.", c, "tokens"))
 
-    up = hardware.get("GB200").scale_up_domain / hardware.get("H100-SXM").scale_up_domain
+    hop_d, bw_d = hardware.get("H100-SXM").scale_up_domain, hardware.get("GB200").scale_up_domain
+    up = bw_d / hop_d
     out.append(_card("N4.scaleup", "Scale-up domain, Hopper HGX to Blackwell NVL72: how many times more GPUs?",
-                     f"{up:.0f}× (8 → 72); the lecture says 8×, counting the 64 GPUs it uses for experts.", up, "×"))
+                     f"{up:.0f}× ({hop_d} → {bw_d}); the lecture says {L['scaleup_growth']}×, counting the "
+                     f"{L['ep_used_gpus']} GPUs it uses for experts.", up, "×"))
     return out
 
 

@@ -138,12 +138,6 @@ def get(problem_id: str) -> Problem:
     return lookup("problem", problem_id, load_banks())
 
 
-def problems_for(notebook: str) -> list[Problem]:
-    """All problems of one notebook ('01'), in registration order."""
-    load_banks()
-    return [p for p in PROBLEMS.values() if p.notebook == notebook]
-
-
 def show_choices(problem_id: str) -> None:
     """Print the options of a multiple-choice problem (answer with the letter, as a string)."""
     p = get(problem_id)

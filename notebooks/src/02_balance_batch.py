@@ -534,7 +534,7 @@ say(f"The lecture's \"about 1/{1 / L['fraction_of_gemini']:,.0f} of Gemini\" is 
 # What does the roofline itself say a rack can do? At the balance batch the step is compute-bound, so
 # tokens per second = $F / (2 N_\text{active})$, independent of the batch and of total parameters. But the
 # balance batch with no context is a batch of sequences that hold no KV cache: DeepSeek-V3 on this rack is
-# memory-bound at every batch past about 1,700 tokens of context (section 1.4). At a realistic mean context
+# memory-bound at every batch past its balance context (section 1.4). At a realistic mean context
 # of 2–5K tokens, the most a rack can do is to fill its HBM: the **largest batch that fits**
 # (`roofline.max_batch`), weights plus every sequence's KV cache.
 

@@ -65,11 +65,12 @@ show(moe.routed_params_expr, lhs=r"N_\text{routed}")
 show(moe.attention_mla_expr, lhs=r"N_\text{attention (MLA), per layer}")
 show(moe.dense_mlp_params_expr, lhs=r"N_\text{dense MLP}")
 
-# %% [markdown]
-# Putting DeepSeek-V3's config numbers in (61 layers, the first 3 dense; $d_\text{model}$ 7,168; expert width
-# 2,048; dense width 18,432; vocabulary 129,280; MLA ranks 1,536 and 512):
-
 # %%
+say(f"Putting DeepSeek-V3's config numbers in ({dsv3.n_layers} layers, the first {dsv3.n_dense_layers} dense; "
+    f"d_model {dsv3.d_model:,}; expert width {dsv3.d_ff_expert:,}; dense width {dsv3.d_ff:,}; vocabulary "
+    f"{dsv3.vocab_size:,}; MLA ranks {dsv3.q_lora_rank:,} and {dsv3.kv_lora_rank:,}):")
+
+
 def budget_table(b):
     rows = ["| part | total | active per token |", "|---|---:|---:|"]
     rows += [f"| {part} | {fmt(t)} | {fmt(a)} |" for part, t, a in b.rows()]
@@ -88,12 +89,11 @@ say(f"Computed: **{fmt(b_ds.total)} total, {fmt(b_ds.active)} active**. The mode
 assert abs(b_ds.total / dsv3.total_params - 1) < 0.002
 assert abs(b_ds.active / dsv3.active_params - 1) < 0.02
 
-# %% [markdown]
-# The same for another MoE in the registry, Qwen3-235B-A22B (94 layers, all MoE, 128 experts, top 8, no
-# shared expert, grouped-query attention):
-
 # %%
 qwen = models.get("Qwen3-235B-A22B")
+say(f"The same for another MoE in the registry, {qwen.name} ({qwen.n_layers} layers, "
+    f"{'all MoE' if qwen.n_moe_layers == qwen.n_layers else f'{qwen.n_moe_layers} MoE'}, {qwen.n_experts} experts, "
+    f"top {qwen.experts_per_token}, {qwen.n_shared_experts or 'no'} shared expert, grouped-query attention):")
 b_qw = moe.param_budget(qwen)
 say(budget_table(b_qw))
 say(f"Computed {fmt(b_qw.total)} / {fmt(b_qw.active)} against the published {fmt(qwen.total_params)} / "
@@ -101,9 +101,11 @@ say(f"Computed {fmt(b_qw.total)} / {fmt(b_qw.active)} against the published {fmt
 assert abs(b_qw.total / qwen.total_params - 1) < 0.002
 assert abs((b_qw.active + b_qw.embedding) / qwen.active_params - 1) < 0.01
 
-# %% [markdown]
-# **Takeaway:** an MoE is mostly routed experts: 98% of DeepSeek-V3's weights, of which a token uses 1/32.
-# Memory holds all of them; compute pays for the few a token uses.
+# %%
+say(f"**Takeaway:** an MoE is mostly routed experts: {b_ds.routed_experts / b_ds.total:.0%} of DeepSeek-V3's "
+    f"weights, of which a token uses 1/{dsv3.n_experts // dsv3.experts_per_token}. Memory holds all of them; "
+    "compute pays for the few a token uses.")
+assert b_ds.routed_experts / b_ds.total > 0.9
 
 # %% [markdown]
 # ## 2. Experts touched
@@ -127,7 +129,8 @@ b_star = roofline.balance_batch("GB200-NVL72", dsv3, weight_dtype="fp8")
 say(f"DeepSeek-V3: one token touches {moe.experts_touched(dsv3, 1):.0f} experts, 32 tokens "
     f"{moe.experts_touched(dsv3, 32):.0f} of 256, and 99% of them are touched from **{t99:.0f} tokens**. The "
     f"balance batch on a GB200 rack (fp8) is {b_star:,.0f}: there the step reads essentially all of "
-    f"$N_\\text{{total}}$, which is why chapter 1's bound uses $N_\\text{{total}}$ (erratum 3 of the flashcard).")
+    f"$N_\\text{{total}}$, which is why chapter 1's bound uses $N_\\text{{total}}$ (erratum 3 of the flashcard).",
+    math=True)
 plots.experts_touched_chart()
 
 # %%
@@ -150,7 +153,8 @@ assert t99 < b_star and moe.experts_touched(dsv3, b_star) > 0.999 * dsv3.n_exper
 lay = moe.expert_layout(dsv3.n_experts, hardware.get("GB200-NVL72").n_chips)
 say(f"**{lay.used} GPUs with {lay.per_chip} experts each, {lay.idle} idle** (the lecture: use "
     f"{L['ep_used_gpus']}, ignore {L['rack_gpus'] - L['ep_used_gpus']}, {L['experts_per_gpu']} per GPU; the "
-    f"drawing shows {L['drawn_experts_per_gpu']}). 256 / 72 = {256 / 72:.2f} experts per GPU would not be whole.")
+    f"drawing shows {L['drawn_experts_per_gpu']}). {dsv3.n_experts} / {lay.used + lay.idle} = "
+    f"{dsv3.n_experts / (lay.used + lay.idle):.2f} experts per GPU would not be whole.")
 assert (lay.used, lay.per_chip) == (L["ep_used_gpus"], L["experts_per_gpu"])
 
 # %% [markdown]
@@ -175,8 +179,9 @@ assert per_tok == dsv3.experts_per_token * dsv3.d_model * 3
 show(moe.step_bytes_per_chip_expr, lhs=r"V_\text{per chip}")
 r1 = moe.step_time(hardware.system("GB200", lay.used), dsv3, 4096, weight_dtype="fp8", dispatch_dtype="fp8",
                    combine_dtype="bf16")
-say(f"At B = 4,096 on the {lay.used} expert GPUs: {fmt(r1.bytes_per_chip, 'B')} per GPU per step.")
+say(f"At B = {4096:,} on the {lay.used} expert GPUs: {fmt(r1.bytes_per_chip, 'B')} per GPU per step.")
 assert np.isclose(r1.bytes_per_chip, 4096 / lay.used * per_tok * dsv3.n_moe_layers)
+assert r1.fits
 
 # %% [markdown]
 # **Takeaway:** the all-to-all moves $2\cdot k\cdot d_\text{model}$ numbers per token per layer: small per
@@ -199,8 +204,9 @@ say("\n".join(rows))
 export = {n: r for n, r in ratios.items() if hardware.get(n).chip.name == "H800"}   # NVLink cut for export
 full = {n: r for n, r in ratios.items() if n not in export}
 say(f"The lecture's ~{L['scaleout_slower']}× is the right order: the registry gives "
-    f"{min(full.values()):.0f}× to {max(full.values()):.0f}× (a 400 Gb/s NIC beside NVLink 5 is 18×; "
-    "an 800 Gb/s one, 9×). The exception is the export H800, whose NVLink is cut to 400 GB/s: "
+    f"{min(full.values()):.0f}× to {max(full.values()):.0f}× (a {8 * hardware.get('GB200-NVL72').scaleout_bandwidth / 1e9:.0f} Gb/s "
+    f"NIC beside NVLink 5 is {ratios['GB200-NVL72']:.0f}×; a {8 * hardware.get('GB300-NVL72').scaleout_bandwidth / 1e9:.0f} Gb/s "
+    f"one, {ratios['GB300-NVL72']:.0f}×). The exception is the export H800, whose NVLink is cut to 400 GB/s: "
     + ", ".join(f"{n} {r:.0f}×" for n, r in export.items())
     + ". DeepSeek trained and serves on H800 boxes, where leaving the box costs little more than staying "
     "in it: one reason its experts span many nodes (chapter 4's notebook has its deployments).")
@@ -245,11 +251,13 @@ by_racks = {R: moe.step_time(rack, dsv3, 4096 * R, racks=R, weight_dtype="fp8", 
 rows = ["| racks | compute | memory | network | step | binds |", "|---:|---:|---:|---:|---:|---|"]
 rows += [f"| {R} | {fmt(r.compute, 's')} | {fmt(r.memory, 's')} | {fmt(r.network, 's')} | {fmt(r.total, 's')} | "
          f"{r.bound} |" for R, r in by_racks.items()]
-say("Same 4,096 sequences per rack (57 per GPU):\n\n" + "\n".join(rows))
+say(f"Same {4096:,} sequences per rack ({4096 / lay.used:.0f} per expert GPU), context 0 (weights and "
+    "all-to-all only; the KV read would add to the memory term alone):\n\n" + "\n".join(rows))
 say(f"In one rack the all-to-all takes {by_racks[1].network / by_racks[1].compute:.0%} of the compute time and "
     f"hides behind it; over two racks it is {by_racks[2].network / by_racks[2].compute:.1f}× the compute and "
     "sets the step. Adding racks adds no throughput per GPU once the network binds.")
 assert by_racks[1].bound != "network" and by_racks[2].bound == "network" and by_racks[4].bound == "network"
+assert all(r.fits for r in by_racks.values())          # the batch fits in the racks' HBM
 
 # %% [markdown]
 # **Explore.** Racks $R$, experts per token $k$, model, dispatch precision and the scale-out ratio ρ:
@@ -265,10 +273,11 @@ rack_explorer.controls["racks"].value = 2
 assert rack_explorer.plot.state["bound"] == "network"
 rack_explorer.controls["racks"].value = 1
 
-# %% [markdown]
-# **Takeaway:** the expert all-to-all fits inside a scale-up domain and hides behind the matmuls there;
-# the moment a layer spans two racks, about half its traffic crosses a link 9–18× slower and the
-# network binds. One rack bounds an expert layer; the industry answer is bigger scale-up domains.
+# %%
+say(f"**Takeaway:** the expert all-to-all fits inside a scale-up domain and hides behind the matmuls there; "
+    f"the moment a layer spans two racks, about half its traffic crosses a link {min(full.values()):.0f}–"
+    f"{max(full.values()):.0f}× slower and the network binds. One rack bounds an expert layer; the industry "
+    "answer is bigger scale-up domains.")
 
 # %% [markdown]
 # ## 5. Why not one giant switch?
@@ -290,7 +299,9 @@ rack_explorer.controls["racks"].value = 1
 # **Question.** How big a model fits in one scale-up domain, and how fast can it be read?
 #
 # Give a fraction $f_w$ of the domain's HBM to weights (half, leaving the rest for KV); the largest model
-# and the time to read it once (chapter 1's weight term, the decode latency floor of that model) are:
+# and the time to read it once (chapter 1's weight term, the decode latency floor of that model once the
+# batch touches every expert: section 2's few hundred tokens; at batch 1 an MoE reads only its $k$ experts
+# per layer, and its floor is lower) are:
 
 # %%
 show(moe.max_params_expr, lhs=r"N_\text{max}")
@@ -354,6 +365,7 @@ assert moe.max_params_expr.free_symbols == {nt.f_wt, nt.C_hbm, nt.b_w}          
 moe_models = [models.get(n) for n in ("DeepSeek-V3", "Kimi-K2", "Qwen3-235B-A22B")]
 assert all(m.total_params <= h["GB200-NVL72"].max_params for m in moe_models)
 
-# %% [markdown]
-# **Takeaway:** active parameters are limited by compute cost; total parameters are limited by scale-up
-# size. Growing scale-up domains (8 → 72 → 144 packages) is what lets total parameters grow.
+# %%
+say(f"**Takeaway:** active parameters are limited by compute cost; total parameters are limited by scale-up "
+    f"size. Growing scale-up domains ({' → '.join(str(h[n].chips) for n in ('HGX-H100', 'GB200-NVL72', 'Rubin-Ultra-NVL576'))} "
+    "packages) is what lets total parameters grow.")

@@ -117,15 +117,16 @@ say(f"(1/{L['scaleout_slower']}) · {L['typical_k']} · {L['one_rack_per_layer']
     f"MoE layer per rack, the in-rack expert traffic takes {said:g}× as long as the boundary crossing.")
 assert said >= 1
 
-# %% [markdown]
-# **With the registry's real bandwidths.** The lecture's "about 8× slower" is a round number. Per chip and
-# per direction, NVLink 5 gives 900 GB/s; an NVL72 rack pairs each GPU with one NIC, 400 Gb/s (50 GB/s) on
-# GB200 and 800 Gb/s (100 GB/s) on GB300:
-
 # %%
+gb200 = hardware.get("GB200-NVL72")
+say(f"**With the registry's real bandwidths.** The lecture's \"about {L['scaleout_slower']}× slower\" is a round "
+    f"number. Per chip and per direction, NVLink 5 gives {fmt(gb200.scaleup_bandwidth, 'B/s')}; an NVL72 rack "
+    f"pairs each GPU with one NIC, {8 * gb200.scaleout_bandwidth / 1e9:.0f} Gb/s ({fmt(gb200.scaleout_bandwidth, 'B/s')}) "
+    f"on GB200 and {8 * gb300.scaleout_bandwidth / 1e9:.0f} Gb/s ({fmt(gb300.scaleout_bandwidth, 'B/s')}) on GB300:")
 ratios = pipeline.registry_bandwidth_ratios()
 k2 = models.get("Kimi-K2")
-rows = ["| system | scale-up (one way) | scale-out (one way) | ρ | ratio at L_stage = 1, k = 8 | layers per stage needed |",
+rows = ["| system | scale-up (one way) | scale-out (one way) | ρ | ratio at L_stage = 1, "
+        f"k = {k2.experts_per_token} | layers per stage needed |",
         "|---|---:|---:|---:|---:|---:|"]
 for name, rho in ratios.items():
     hw = hardware.get(name)

@@ -34,7 +34,7 @@
 import numpy as np
 import sympy as sp
 
-from lecture_lib import deployments, explorers, hardware, lecture, memory, models, pipeline
+from lecture_lib import deployments, explorers, hardware, lecture, memory, models, pipeline, roofline
 from lecture_lib import notation as nt
 from lecture_lib.lecture import SAID as L
 from lecture_lib.plots import memory as plots
@@ -170,10 +170,13 @@ assert r.kv[3] > r.weights[3] and r.kv[0] < r.weights[0] and long.kv > long.weig
 direct = memory.per_chip_bytes(toy, Ps * b_, 100_000, E_, Ps)
 assert np.allclose(direct.kv, r.kv) and np.allclose(direct.total, r.total)
 
+# %%
+say(f"Reiner says that \"once P is even 2, KV dominates\". With these numbers that takes P ≈ {crossover:.0f} at "
+    f"{fmt(100_000, 'tok')}, and P = 1 at {fmt(1_000_000, 'tok')}: how soon depends on the context, but past that "
+    "point more stages buy almost nothing.")
+assert crossover > 2 and long.kv > long.weights
+
 # %% [markdown]
-# Reiner says that "once P is even 2, KV dominates". With these numbers that takes P ≈ 4 at 100K tokens,
-# and P = 1 at 1M: how soon depends on the context, but past that point more stages buy almost nothing.
-#
 # **Takeaway.** The KV cache cannot be amortized over the batch (every sequence has its own), and it cannot
 # be sharded away by pipelining (more stages need proportionally more sequences in flight). Pipelining
 # shrinks only the weights per GPU, and they are the small part after a few stages.
@@ -181,10 +184,17 @@ assert np.allclose(direct.kv, r.kv) and np.allclose(direct.total, r.total)
 # ### 1.3 Explorer: weights and KV per GPU against P
 #
 # Pick a model and a chip (its HBM per GPU is the dashed line), E, the micro-batch b and the context. The
-# bars show weights (blue, falling as 1/P) and KV caches (orange, flat) at each P. Try DeepSeek-V3 at
-# 100K tokens: its ~70 KB per token puts the KV cache alone above any GPU's HBM at b = 2,400.
+# bars show weights (blue, falling as 1/P) and KV caches (orange, flat) at each P.
 
 # %%
+ds_kv = memory.per_chip_bytes_micro("DeepSeek-V3", b_, 100_000, E_, 1).kv
+hbm = {c: hardware.get(c).hbm_capacity for c in ("H100-SXM", "H200", "B200", "GB300")}
+over = [c for c, cap in hbm.items() if ds_kv > cap]
+say(f"Try DeepSeek-V3 at {fmt(100_000, 'tok')}: its {fmt(models.get('DeepSeek-V3').kv_bytes_per_token('bf16'), 'B')} "
+    f"per token puts the KV cache alone at {fmt(ds_kv, 'B')} per GPU at b = {b_:,} and E = {E_}: more than the "
+    f"whole HBM of {', '.join(over)}, and {ds_kv / hbm['GB300']:.0%} of a GB300's {fmt(hbm['GB300'], 'B')}, "
+    "before any weights.")
+assert {"H100-SXM", "H200", "B200"} <= set(over) and ds_kv > 0.8 * hbm["GB300"]
 explorers.get("memory_per_gpu")()
 
 # %% [markdown]
@@ -279,7 +289,9 @@ plots.hop_range_chart()
 #
 # **Question.** If pipelining solves capacity, why did the industry push so hard for bigger scale-up
 # domains (8 GPUs in Hopper, 72 in Blackwell)? Reading the weights is the latency floor of every decode
-# step. All n GPUs of one scale-up domain read their share at the same time:
+# step that touches all of them: a dense model at any batch, an MoE once the batch touches every expert
+# (a few hundred tokens, notebook 03; at batch 1 an MoE reads only its routed experts, checked below).
+# All n GPUs of one scale-up domain read their share at the same time:
 
 # %%
 n, BW = nt.n_chips, nt.BW
@@ -312,6 +324,11 @@ say(f"{k2.name} in fp8 ({fmt(k2.weight_bytes('fp8'), 'B')}): HGX-H100 {fmt(t_h, 
     f"fit in {fmt(hardware.get('HGX-H100').hbm_capacity, 'B')}: pipelined over two boxes, still {fmt(t_h2, 's')}); "
     f"GB200 NVL72 {fmt(t_b, 's')}: **{t_h / t_b:.0f}× faster**.")
 assert t_h2 == t_h and t_h / t_b > 15
+one = roofline.step_time("GB200-NVL72", k2, 1, weight_dtype="fp8")            # batch 1: touched experts only
+full = roofline.step_time("GB200-NVL72", k2, 1, weight_dtype="fp8", experts="all")
+say(f"At batch 1 the step reads only the experts one token routes to: {fmt(one.memory, 's')} on the GB200 NVL72 "
+    f"instead of {fmt(t_b, 's')}. The full read is the floor for batches that touch every expert.")
+assert one.memory < 0.2 * full.memory and np.isclose(full.memory, t_b, rtol=0.05)
 
 # %% [markdown]
 # ### 4.1 Bandwidth per GPU by generation
@@ -356,8 +373,8 @@ assert bw_ / hop == 9 and L["expert_parallel"] / hop == L["scaleup_growth"]
 #
 # **Question.** With the weights sharded away (any P), each GPU holds b/E sequences' KV caches. How long can
 # they be? The ceiling from section 2, $C\cdot E/(b\cdot b_\text{kv})$, for three attention designs: the
-# lecture's ~2 KB per token (what Gemini's prices imply, chapter 6), DeepSeek-V3's MLA (~70 KB) and
-# Llama-3-70B's grouped-query attention, with the lecture's E = 64 and b = 2,400:
+# lecture's ~2 KB per token (what Gemini's prices imply, chapter 6), DeepSeek-V3's MLA and
+# Llama-3-70B's grouped-query attention (bytes per token in the column heads), with the lecture's E and b:
 
 # %%
 chips = ("A100-80GB", "H100-SXM", "H200", "B200", "GB300", "Rubin")

@@ -103,13 +103,12 @@ assert len(ratios) >= 3 and all(abs(x - 1) < 0.03 for x in ratios)
 # %%
 plots.six_nd_vs_reported()
 
-# %% [markdown]
-# **DeepSeek-V3** gives no FLOP count, but it does report its GPU-hours: 2.664M H800-hours for
-# pre-training. Dividing 6·N_active·D by GPU-seconds × peak gives the **model FLOP utilisation** (MFU):
-
 # %%
-show(training.mfu_expr, lhs=r"\eta")
 ds_run, ll_run = training_runs.get("DeepSeek-V3"), training_runs.get("Llama-3-405B")
+say(f"**DeepSeek-V3** gives no FLOP count, but it does report its GPU-hours: {fmt(ds_run.chip_hours)} "
+    f"{ds_run.chip}-hours for pre-training. Dividing 6·N_active·D by GPU-seconds × peak gives the **model FLOP "
+    "utilisation** (MFU):")
+show(training.mfu_expr, lhs=r"\eta")
 ds_fp8, ds_bf16 = training.run_mfu(ds_run, "fp8"), training.run_mfu(ds_run, "bf16")
 ll_mfu = training.run_mfu(ll_run)
 say(f"DeepSeek-V3: 6 × {fmt(ds_run.params, 'params')} × {fmt(ds_run.tokens)} tokens = "
@@ -131,10 +130,11 @@ assert 0.15 < ds_fp8 < 0.2 and np.isclose(ds_bf16, 2 * ds_fp8, rtol=0.01) and 0.
 
 # %%
 chin = training_runs.get("Chinchilla-70B")
+l8 = models.get("Llama-3-8B")
 say(f"Chinchilla: {fmt(chin.tokens)} tokens / {fmt(chin.params, 'params')} = **{chin.tokens / chin.params:.0f}** "
     f"tokens per parameter. Llama 3 405B trained at {training.overtraining(ll_run.params, ll_run.tokens):.1f}× "
     f"that, DeepSeek-V3 at {training.overtraining(ds_run.params, ds_run.tokens):.0f}× (per *active* parameter), "
-    f"Llama 3 8B at {training.overtraining(8.0e9, models.get('Llama-3-8B').training_tokens):.0f}×.")
+    f"Llama 3 8B at {training.overtraining(l8.active_params, l8.training_tokens):.0f}×.")
 assert chin.tokens / chin.params == training.CHINCHILLA_TOKENS_PER_PARAM
 
 # %%
@@ -267,14 +267,19 @@ assert right_f(10) < right_f(5) < 1 < flipped_f(5) < flipped_f(10)
 
 # %% [markdown]
 # The flashcard version is the right column at $e = 1/3$: 6·D_PT = 3·3·D_RL = 2·3·D_inf. RL gets
-# **fewer** tokens than pre-training because it runs less efficiently, never more. (Trying a range of
-# efficiencies as in the table also shows how soft the "1.5" is: at 1/10 efficiency, pre-training
-# tokens are 5× RL's.)
-#
+# **fewer** tokens than pre-training because it runs less efficiently, never more.
+
+# %%
+e_low = min(L["blackboard_fractions"])
+say(f"Trying a range of efficiencies as in the table also shows how soft the \"{L['pt_over_rl']}\" is: at "
+    f"{e_low:g} efficiency, pre-training tokens are {1 / right_f(1 / e_low):.0f}× RL's.")
+assert 1 / right_f(1 / e_low) > 2 * L["pt_over_rl"]
+
+# %% [markdown]
 # ### 3.2 Thirds, or Dwarkesh's 50/50?
 #
 # Dwarkesh suggested half for training (pre-training + RL) and half for inference. Reiner said that is
-# just as defensible: pre-training's share moves from 33% to 25%, a small factor.
+# just as defensible: pre-training's share moves by a small factor.
 
 # %%
 thirds, fifty = training.cost_split(shares="thirds"), training.cost_split(shares="50/50")

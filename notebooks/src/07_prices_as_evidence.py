@@ -228,12 +228,13 @@ plots.implied_vs_models(implied, ctx200, names, "bf16", spread)
 # priced model keeps very little KV per token (few global layers, fp8 or smaller, sparse attention: each of
 # these multiplies the allowed bytes by 1/sparsity, as the lecture says), or the step is not at the cost
 # crossover. The price alone cannot tell which; it bounds the product.
-#
-# **Takeaway:** a step at 200K with ~100B active parameters implies ~1.7 KB of KV per token, consistent with
-# about one global KV layer of 8 heads in fp8, and 20–200× less than Llama-3-70B, DeepSeek-V3 or
-# gpt-oss-120b hold. Treat it as an order of magnitude: the inputs alone move it by an order of magnitude.
 
 # %%
+say(f"**Takeaway:** a step at {fmt(ctx200)} with ~{fmt(N100, 'params')} active parameters implies "
+    f"~{fmt(implied, 'B')} of KV per token, consistent with about one global KV layer of ~{heads:.0f} heads in fp8, "
+    f"and {min(kv_all.values()) / implied:.0f}–{max(kv_all.values()) / implied:.0f}× less than "
+    f"{', '.join(names)} hold. Treat it as an order of magnitude: the inputs alone move it by "
+    f"{spread[1] / spread[0]:.0f}×.")
 assert kv_all["Llama-3-70B"] / spread[1] > 10            # even the generous end is 10× below a dense GQA model
 
 # %% [markdown]
@@ -306,10 +307,11 @@ plots.decode_mfu_by_model(rows)
 
 # %%
 by = {r["model"]: r for r in rows}
+main = [r["ratio"] for r in rows if r["model"] != "deepseek-v3.2"]
 say(f"Claude: {by['claude-opus-4.6']['ratio']:g}×; Gemini 3.1 Pro: {by['gemini-3.1-pro-preview']['ratio']:g}×; "
     f"GPT-5: {by['gpt-5']['ratio']:g}×; DeepSeek V3 (early 2025): {by['deepseek-chat-v3-2025']['ratio']:.1f}×; "
-    f"DeepSeek V3.2 (Dec 2025): **{by['deepseek-v3.2']['ratio']:.1f}×**. Most sheets sit at 4–8×, i.e. decode at "
-    "1/8 to 1/4 of prefill's utilisation. DeepSeek V3.2 is the outlier; whether that reflects its sparse "
+    f"DeepSeek V3.2 (Dec 2025): **{by['deepseek-v3.2']['ratio']:.1f}×**. The other sheets sit at "
+    f"{min(main):g}–{max(main):g}×, i.e. decode at 1/{max(main):g} to 1/{min(main):g} of prefill's utilisation. DeepSeek V3.2 is the outlier; whether that reflects its sparse "
     "attention and large serving batches or a pricing choice, the price alone cannot say (speculation).")
 assert all(3.9 < r["ratio"] <= 8 for r in rows if r["provider"] != "DeepSeek" or "2025" in r["model"])
 assert by["deepseek-v3.2"]["ratio"] < 2
@@ -325,7 +327,7 @@ premium = {}
 for ctx in (4_000, 32_000):
     dec = roofline.step_time(rack, dsv3, 1_024, context=ctx, weight_dtype="fp8", kv_dtype="bf16")
     pre = roofline.step_time(rack, dsv3, 8, context=ctx, weight_dtype="fp8", kv_dtype="bf16", tokens_per_seq=4_096)
-    assert dec.bound == "memory" and pre.bound == "compute"
+    assert dec.bound == "memory" and pre.bound == "compute" and dec.fits     # the decode batch fits in HBM
     premium[ctx] = (dec.total / dec.tokens) / (pre.total / pre.tokens)
 say(f"Decode ÷ prefill time per token: **{premium[4_000]:.1f}×** at {fmt(4_000)} tokens of context, "
     f"**{premium[32_000]:.1f}×** at {fmt(32_000)}. The same order as the price sheets at short context, and "
@@ -377,13 +379,16 @@ assert 30_000 < ceil["Llama-3-70B"] < 150_000                             # full
 # %%
 plots.attention_vs_weights(ceil_models)
 
-# %% [markdown]
-# So "attention compute only matters at millions of tokens" holds for the lecture's kind of architecture
-# (one global layer); with full attention in every layer it matters from ~50–100K, and DeepSeek-V3's MLA
-# (absorbed) already at a few thousand. (Decode is memory-bound there, so spare compute absorbs part of it.)
-# The binding costs are the lecture's: **memory bandwidth and capacity**. At the lecture model's own
-# crossover the KV read matches the compute by construction; the history fits that: 8K → 100–200K where
-# KV and compute balance, then a plateau.
+# %%
+full_att = [ceil[n] for n in ("Llama-3-70B", "Qwen3-235B-A22B")]
+say(f"So \"attention compute only matters at millions of tokens\" holds for the lecture's kind of architecture "
+    f"(one global layer: {fmt(ceil[guess.name])} tokens); with full attention in every layer it matters from "
+    f"{fmt(min(full_att))}–{fmt(max(full_att))} tokens, and DeepSeek-V3's MLA (absorbed) already at "
+    f"{fmt(ceil[dsv3.name])}. (Decode is memory-bound there, so spare compute absorbs part of it.) The binding "
+    "costs are the lecture's: **memory bandwidth and capacity**. At the lecture model's own crossover the KV read "
+    "matches the compute by construction; the history fits that: contexts grew to where KV and compute balance, "
+    "then plateaued.")
+assert ceil[guess.name] > 1e6 > 10 * max(full_att) and ceil[dsv3.name] < min(full_att)
 
 # %%
 say(f"History (the lecture's figures): {fmt(L['context_before'])} → {fmt(L['context_after_low'])}–"
@@ -487,11 +492,11 @@ plots.drain_times(drains)
 # vendors' pages (URLs in `data/storage.toml`) before quoting them. The HBM row is the H200 of the hardware
 # registry.
 #
-# **Slip (syllabus §6, item 11).** "Flash ≈ 1 minute, disk ≈ 1 hour" is too short by more than 10× for
-# today's drives: a 7.68 TB NVMe drive drains in about 19 minutes, a 24 TB disk in about a day. By the
-# drain-time rule alone:
-
 # %%
+flash_dev, disk_dev = storage.by_kind("flash"), storage.by_kind("disk")
+say(f"**Slip (syllabus §6, item 11).** \"Flash ≈ {fmt(L['drain_flash_s'], 's')}, disk ≈ {fmt(L['drain_disk_s'], 's')}\" "
+    f"is too short by more than 10× for today's drives: a {flash_dev.name} drive drains in "
+    f"{fmt(drain['flash'], 's')}, a {disk_dev.name} disk in {fmt(drain['disk'], 's')}. By the drain-time rule alone:")
 t5, t60 = pricing.tier_by_drain_time(300), pricing.tier_by_drain_time(3600)
 say(f"5-minute cache → **{t5}**; 1-hour cache → **{t60}** (nearest drain time on a log scale). The lecture "
     f"tentatively said {L['tier_5min']} and {L['tier_1h']}.")
@@ -539,12 +544,10 @@ say(f"{opus.model} ({opus.source.as_of}), base input {fmt(opus.input, '$')}/M (t
 assert pricing.min_reuses(mult["write_5m"], mult["read"]) == 1 and pricing.min_reuses(mult["write_1h"], mult["read"]) == 2
 assert 1 / mult["read"] == L["cache_hit_discount"]
 
-# %% [markdown]
-# **The price it justifies.** The write premium Anthropic charges (<span>&#36;</span>1.25/M for 5 minutes, <span>&#36;</span>5/M for an
-# hour) against the cheapest tier's cost at cost, for the lecture's 2 KB per token and for DeepSeek-V3's MLA
-# cache (bf16):
-
 # %%
+say(f"**The price it justifies.** The write premium Anthropic charges ({fmt(opus.cache_write_5m - opus.input, '$')}/M "
+    f"for 5 minutes, {fmt(opus.cache_write_1h - opus.input, '$')}/M for an hour, {opus.model}) against the cheapest "
+    f"tier's cost at cost, for the lecture's {fmt(kv_guess, 'B')} per token and for DeepSeek-V3's MLA cache (bf16):")
 for name, kv, active in (("the lecture's guess", kv_guess, guess.active_params),
                          ("DeepSeek-V3", dsv3.kv_bytes_per_token("bf16"), dsv3.active_params)):
     c = pricing.cheapest_tier(3600, 1, kv, active)
@@ -573,16 +576,21 @@ assert pricing.tier_by_drain_time(300) != storage.by_kind("disk").name
 # %%
 explorers.get("cache_tiers")()
 
+# %%
+say("## Summary\n\n| lecture | computed | note |\n|---|---|---|\n"
+    f"| Gemini \"+{L['long_context_surcharge']:.0%} above {fmt(ctx200)}\" | input ×{up_in:g}, output ×{up_out:g} | "
+    "slip §6.8: output only |\n"
+    f"| KV ≈ {L['implied_kv_bytes']:,} B per token | {fmt(implied, 'B')} (`roofline.implied_kv_bytes_per_token`) | "
+    f"the inputs move it ~{spread[1] / spread[0]:.0f}× |\n"
+    f"| output {L['output_premium']}× input → decode MFU ≈ 1/{L['output_premium']} | registry: {min(main):g}–"
+    f"{max(main):g}× (DeepSeek V3.2: {by['deepseek-v3.2']['ratio']:.1f}×) | first guess "
+    f"\"{L['output_premium_first_guess'] - 1:.0%}\": slip §6.9 |\n"
+    f"| attention matters at millions of tokens | few global layers: {fmt(ceil[guess.name])}; full attention: "
+    f"{fmt(min(full_att))}–{fmt(max(full_att))} | memory binds first |\n"
+    f"| flash ≈ {fmt(L['drain_flash_s'], 's')}, disk ≈ {fmt(L['drain_disk_s'], 's')} → 1-h tier = {L['tier_1h']} | "
+    f"{flash_dev.name} ≈ {fmt(drain['flash'], 's')}, {disk_dev.name} ≈ {fmt(drain['disk'], 's')} → 1-h tier ≈ {t60} | "
+    "slip §6.11, UNCERTAIN |")
+
 # %% [markdown]
-# ## Summary
-#
-# | lecture | computed | note |
-# |---|---|---|
-# | Gemini "+50% above 200K" | input ×2, output ×1.5 | slip §6.8: output only |
-# | KV ≈ 1,667 B per token | `roofline.implied_kv_bytes_per_token` | the inputs move it ~10× |
-# | output 5× input → decode MFU ≈ 1/5 | registry: 4–8× (DeepSeek V3.2: 1.5×) | first guess "50%": slip §6.9 |
-# | attention matters at millions of tokens | few global layers: yes; full attention: ~50–100K | memory binds first |
-# | flash ≈ 1 min, disk ≈ 1 h → 1-h tier = disk | NVMe ≈ 19 min, HDD ≈ 23 h → 1-h tier ≈ flash | slip §6.11, UNCERTAIN |
-#
 # Practice: `exercises/07_prices_as_evidence.ipynb` (answer in your copy under `my_work/`), and the
 # chapter-6 flashcards in `notebooks/flashcards.ipynb`.

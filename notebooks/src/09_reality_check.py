@@ -153,12 +153,14 @@ say(f"Median efficiency: serving **{np.median(serving):.0%}** (from {min(serving
 assert all(0 < e <= 1 for e in eff.values()), "a measurement beats its bound: a bug in the model or the row"
 assert all(c.fits for c in cases)        # every published batch fits in HBM at the row's formats
 
-# %% [markdown]
-# The test suite asserts the same (`tests/test_reality.py::test_no_measurement_beats_its_bound`). A row
-# that beat its bound would be a bug, in the row or in the model: a wrong number format, a figure per node
-# read as per copy of the model (DeepSeek's per-node rates are scaled here to the 18-node decode and 4-node
-# prefill units that each hold one copy), or a speedup the bound does not allow for (DeepSeek-V3's
-# multi-token prediction may add a token per decode step, so its decode rows allow two).
+# %%
+node = hardware.get("H800").scale_up_domain                       # GPUs per H800 node (one NVLink domain)
+ds_dec, ds_pre = reality.get("deepseek-online-decode"), reality.get("deepseek-online-prefill")
+say("The test suite asserts the same (`tests/test_reality.py::test_no_measurement_beats_its_bound`). A row "
+    "that beat its bound would be a bug, in the row or in the model: a wrong number format, a figure per node "
+    f"read as per copy of the model (DeepSeek's per-node rates are scaled here to the {ds_dec.chips // node}-node "
+    f"decode and {ds_pre.chips // node}-node prefill units that each hold one copy), or a speedup the bound does "
+    "not allow for (DeepSeek-V3's multi-token prediction may add a token per decode step, so its decode rows allow two).")
 #
 # **Takeaway.** Real systems run well below the roofline. Dense, large-batch, compute-bound work (PaLM's
 # prefill, training) comes closest; a large MoE spread over many nodes sits lowest, in decode and in
@@ -184,7 +186,7 @@ per_node = reality.concurrency(d.value, d.user_tokens_per_s)
 unit = reality.concurrency(d.measured, d.user_tokens_per_s)
 fits = roofline.max_batch(hardware.system(d.chip, d.chips), d.model, d.context, d.weight_dtype, d.kv_dtype)
 say(f"{fmt(d.value, 'tok/s')} per node ÷ {d.user_tokens_per_s:g} tokens/s per user = **{per_node:.0f} requests "
-    f"in flight per node** (≈ {per_node / 8:.0f} per GPU), {fmt(unit)} per {d.chips}-GPU decode unit. At the "
+    f"in flight per node** (≈ {per_node / node:.0f} per GPU), {fmt(unit)} per {d.chips}-GPU decode unit. At the "
     f"mean context of {d.context:,} tokens the unit could hold {fmt(fits)}: DeepSeek runs about "
     f"{unit / fits:.0%} of the batch that fits, leaving room for longer contexts and for latency.")
 assert unit < fits
@@ -230,16 +232,21 @@ for (name, before), (_, after) in zip(steps, steps[1:]):
     assert all(a.efficiency >= b.efficiency - 1e-9 and a.efficiency <= 1 for a, b in zip(after, before)), name
 assert medians[-1] > 1.5 * medians[0]
 
+# %%
+lp, sg_dec = reality.get("trtllm-h200-llama2-70b-tp1-long-prompt"), reality.get("sglang-h100-decode")
+say(f"Reading the table row by row, first the prefill: it lifts the long-prompt TensorRT-LLM rows most: with "
+    f"{lp.prompt_tokens:,} prompt tokens and {lp.output_tokens:,} outputs, the prompts take most of the time. "
+    f"The network is the big one for DeepSeek-V3 spread over {ds_dec.chips // node} (DeepSeek) or "
+    f"{sg_dec.chips // hardware.get(sg_dec.chip).scale_up_domain} (SGLang) nodes.")
+assert lp.prompt_tokens > 10 * lp.output_tokens
+
 # %% [markdown]
-# Reading the table row by row:
+# The other rows of the table:
 #
-# * **Prefill** lifts the long-prompt TensorRT-LLM rows most: with 2,048 prompt tokens and 128 outputs,
-#   the prompts take most of the time.
 # * **Attention** matters for DeepSeek's decode (MLA at its mean context, next cell) and for Llama 3's
 #   131k-token training.
-# * **The network** is the big one for DeepSeek-V3 spread over 18 or 9 nodes: every token's hidden state
-#   goes to its experts and back over the nodes' NICs. For SGLang's prefill the network bound is almost
-#   met. That is suspicious as much as it is impressive: DeepEP's prefill kernels send a token once per
+# * **The network**: every token's hidden state goes to its experts and back over the nodes' NICs. For
+#   SGLang's prefill the network bound is almost met. That is suspicious as much as it is impressive: DeepEP's prefill kernels send a token once per
 #   *node* it needs, not once per expert, so chapter 2's uniform per-expert count over-counts the bytes
 #   that cross between nodes for that row. A term that is not a true bound is labelled as such; the strict
 #   bound of section 3 does not include it.

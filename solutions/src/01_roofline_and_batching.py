@@ -441,9 +441,9 @@ check("01.drain_rubin_ms", answer)
 
 # %% [markdown]
 # <!-- ### BEGIN SOLUTION explain_drain -->
-# **What it shows.** Across four generations the drain time stays within a factor of three, around
-# 15–35 ms: capacity and bandwidth have grown together. (The syllabus uses the B200's 192 GB physical
-# HBM, 24 ms; the registry uses the 180 GB usable.)
+# **What it shows.** Across four generations the drain time stays within a small factor, a few tens of
+# milliseconds: capacity and bandwidth have grown together. (For the B200 the syllabus uses the physical
+# HBM; the registry uses the smaller usable capacity, so its drain time is a little shorter.)
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]

@@ -97,11 +97,11 @@ check("02.dsv3_slip", answer)
 
 # %% [markdown]
 # <!-- ### BEGIN SOLUTION explain_dsv3_slip -->
-# **Why (a).** DeepSeek-V3's config routes each token to 8 of its 256 routed experts, plus one shared
+# **Why (a).** DeepSeek-V3's config routes each token to k of its n routed experts, plus one shared
 # expert. The weight term of the roofline counts *bytes read*, and a batch of a few hundred tokens
 # already touches essentially every expert (`routing.experts_touched_fraction`), so the right ratio is
-# total ÷ active parameters, 671B / 37B ≈ 18, not 8. The expert ratio 256/8 = 32 overshoots, because it
-# forgets the attention, shared-expert and dense-layer weights every token uses.
+# total ÷ active parameters (`m.total_params / m.active_params`), not k. The expert ratio n/k overshoots,
+# because it forgets the attention, shared-expert and dense-layer weights every token uses.
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]
@@ -206,10 +206,11 @@ check("02.train_sim_miss_pct", answer)
 
 # %% [markdown]
 # <!-- ### BEGIN SOLUTION explain_sim -->
-# **What it shows.** The load is 3,100 × 0.020 / 64 ≈ 0.97 requests per seat: on average the trains are
-# almost full, so random bunching fills some of them and about a quarter of the requests wait for a
-# later train. The mean rises only a little above 30 ms, but the tail passes the 40 ms "worst case",
-# which holds only when there are free seats.
+# **What it shows.** The load (arrival rate × period ÷ seats, printed above) is just under one request
+# per seat: on average the trains are almost full, so random bunching fills some of them and a sizeable
+# share of the requests wait for a later train. The mean rises only a little above the free-seat mean
+# (1.5 periods), but the p99 passes the lecture's "worst case" of two periods, which holds only when
+# there are free seats.
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]
@@ -256,9 +257,10 @@ check("02.fast_speedup", answer)
 
 # %% [markdown]
 # <!-- ### BEGIN SOLUTION explain_fast -->
-# **Why not 6×.** The step can never be shorter than the weight read (3.9 ms here), and the balance step
-# is only 2.5× that, so no price buys more than 2.5×. Six times the price buys a batch about 14×
-# smaller and 2.25× the speed, close to the lecture's "6× the price for 2.5× the speed".
+# **Why not 6×.** The step can never be shorter than the weight read (`toy.weights_s`), and the balance
+# step is only `toy.max_speedup` = c/(c − k) times that, so no price buys more than that ceiling. Six
+# times the price buys a batch many times smaller but a speed-up just under the ceiling, close to the
+# lecture's "6× the price for 2.5× the speed".
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]

@@ -33,7 +33,7 @@
 # %%
 import sympy as sp
 from lecture_lib import hardware, models, moe, pipeline, roofline, routing
-from lecture_lib.units import fmt, MS
+from lecture_lib.units import dtype_bytes, fmt, MS
 from lecture_lib.practice import check, show_choices
 from lecture_lib.practice.bank_03 import GIVEN   # the numbers the checks use
 
@@ -168,7 +168,8 @@ check("03.two_rack_slowdown", answer)
 
 # %%
 ### BEGIN SOLUTION answer [×]
-answer = (1.8e12 / 2) / (800e9 / 8)
+gpu = hardware.get(GIVEN.ratio_system)            # per-GPU bandwidths, one direction, in B/s
+answer = gpu.scaleup_bandwidth / gpu.scaleout_bandwidth
 ### END SOLUTION
 
 # %%
@@ -185,7 +186,8 @@ check("03.bandwidth_ratio", answer)
 
 # %%
 ### BEGIN SOLUTION answer [parameters]
-answer = 0.5 * 72 * 288e9 / 1
+rack = hardware.get(GIVEN.capacity_system)
+answer = GIVEN.weight_fraction * rack.hbm_capacity / dtype_bytes(GIVEN.weight_dtype)
 ### END SOLUTION
 
 # %%
@@ -202,7 +204,8 @@ print(f"model: {fmt(GIVEN.floor_params, 'params')}")
 
 # %%
 ### BEGIN SOLUTION answer [ms]
-answer = GIVEN.floor_params * 1 / (8 * 3.35e12) / MS
+box = hardware.get(GIVEN.floor_system)
+answer = GIVEN.floor_params * dtype_bytes(GIVEN.weight_dtype) / box.hbm_bandwidth / MS
 ### END SOLUTION
 
 # %%
@@ -219,7 +222,8 @@ show_choices("03.which_binds")
 
 # %%
 ### BEGIN SOLUTION answer [choice]
-r = moe.step_time(GIVEN.rack, m, 2 * 4096, racks=2, weight_dtype="fp8", dispatch_dtype="fp8", combine_dtype="bf16")
+r = moe.step_time(GIVEN.rack, m, 2 * GIVEN.bind_batch_per_rack, racks=2, weight_dtype=GIVEN.weight_dtype,
+                  dispatch_dtype=GIVEN.dispatch_dtype, combine_dtype=GIVEN.combine_dtype)
 answer = {"compute": "a", "memory": "b", "network": "c"}[r.bound]
 ### END SOLUTION
 

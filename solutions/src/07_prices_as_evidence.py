@@ -34,7 +34,7 @@
 # %%
 import sympy as sp
 from lecture_lib import models, prices, pricing, roofline, storage
-from lecture_lib.units import fmt, HOUR, MS
+from lecture_lib.units import dtype_bytes, fmt, HOUR, MS
 from lecture_lib.practice import check, show_choices
 from lecture_lib.practice.bank_07 import GIVEN   # the numbers the checks use
 
@@ -140,7 +140,8 @@ print(f"{dense.name}: {fmt(dense.active_params, 'params')}, {dense.n_layers} lay
 
 # %%
 ### BEGIN SOLUTION answer [tokens]
-kv = 2 * dense.n_layers * dense.n_kv_heads * dense.head_dim * 2
+kv = pricing.kv_bytes_from_architecture(dense.n_layers, dense.n_kv_heads, dense.head_dim,
+                                        dtype_bytes(GIVEN.dense_kv_dtype))
 answer = dense.active_params / (GIVEN.ratio * kv)
 ### END SOLUTION
 
@@ -149,9 +150,10 @@ check("07.dense_step", answer)
 
 # %% [markdown]
 # <!-- ### BEGIN SOLUTION explain_dense_step -->
-# **Why so short.** Llama-3-70B holds about 200× the price's 1.7 KB per token, so its crossover sits at a
-# few hundred tokens: at any longer context its decode is memory-bound at every batch. A step at 200K
-# therefore says the priced model keeps far less KV per token (few global layers, fp8, sparse attention).
+# **Why so short.** Llama-3-70B holds some two orders of magnitude more KV per token than the price
+# implies (problem 4), so its crossover sits at a few hundred tokens: at any longer context its decode is
+# memory-bound at every batch. A step at the lecture's 200K therefore says the priced model keeps far
+# less KV per token (few global layers, fp8, sparse attention).
 # <!-- ### END SOLUTION -->
 
 # %% [markdown]

@@ -201,7 +201,8 @@ check("08.korthikanti_expr", answer)
 
 # %%
 ### BEGIN SOLUTION answer [%]
-answer = 100 * 2 / (2 + 4)
+fwd, bwd = training.FORWARD_FLOPS_PER_PARAM, training.BACKWARD_FLOPS_PER_PARAM   # 2 and 4 FLOPs per parameter per token
+answer = 100 * fwd / (fwd + bwd)
 ### END SOLUTION
 
 # %%
