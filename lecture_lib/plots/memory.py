@@ -44,8 +44,8 @@ class MemoryBarsPlot(LivePlot):
         self.ax = ax = self.figure.add_subplot()
         self.figure.subplots_adjust(left=0.1, right=0.78, bottom=0.14, top=0.9)
         x = np.arange(len(STAGES))
-        self.w_bars = ax.bar(x, np.zeros(len(x)), 0.7, color=WEIGHT_COLOR, label="weights\nN·b_w ÷ (E·P)")
-        self.kv_bars = ax.bar(x, np.zeros(len(x)), 0.7, color=KV_COLOR, label="KV caches\nP·b·L·b_kv ÷ (E·P)")
+        self.w_bars = ax.bar(x, np.zeros(len(x)), 0.7, color=WEIGHT_COLOR, label="weights\n$N\\,b_w \\,/\\, (E P)$")
+        self.kv_bars = ax.bar(x, np.zeros(len(x)), 0.7, color=KV_COLOR, label="KV caches\n$P\\,b\\,L\\,b_{kv} \\,/\\, (E P)$")
         ax.axhline(1.0, color=HBM_COLOR, ls="--", lw=1.5, label="HBM of\none GPU")
         self.labels = [ax.text(i, 0, "", ha="center", va="bottom", fontsize=7) for i in x]
         self.info = ax.text(0.99, 0.97, "", transform=ax.transAxes, ha="right", va="top", fontsize=8,

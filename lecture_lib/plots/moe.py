@@ -16,6 +16,8 @@ from .live import LivePlot, log_axes, static_figure
 BOUND_COLORS = {"compute": "C0", "memory": "C1", "network": "C3"}
 BATCHES = np.unique(np.round(np.logspace(0, 5, 61)))          # sequences, 1 … 100k
 STEP_YLIM = (10 * US, 10.0)                                      # seconds, fixed
+#: law_chart writes these models' names above-left of their points (DeepSeek-V3 sits just below-right of Kimi-K2)
+LABEL_LEFT = ("Kimi-K2",)
 SYSTEMS = ("GB200-NVL72", "GB300-NVL72", "HGX-H100", "HGX-B200")
 
 
@@ -34,7 +36,7 @@ def experts_touched_chart(model_names=("DeepSeek-V3", "Kimi-K2", "Qwen3-235B-A22
     ax.set_xlabel("tokens in the step (sequences in decode)")
     ax.set_ylabel("experts touched / n (per layer)")
     ax.set_title("Distinct experts a step touches (uniform independent routing)", fontsize=10)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="lower right")             # the curves all sit at 1 there
     fig.tight_layout()
     return fig
 
@@ -49,11 +51,13 @@ def slowdown_chart(ratios=(4, 8, 18), max_racks=16):
         ax.plot(racks, moe.slowdown(racks, rho), marker="o", ms=3, label=f"ρ = {rho:g}")
         ax.axhline(rho, color="0.7", lw=0.8, ls=":")
     ax.set_xlabel("racks R one expert layer spans")
-    ax.set_ylabel("all-to-all time ÷ one rack's (same tokens per GPU)")
+    ax.set_ylabel("all-to-all time ÷ one rack's", fontsize=9)
+    ax.text(0.99, 0.02, "same tokens per GPU", transform=ax.transAxes, ha="right", va="bottom", fontsize=7,
+            color="0.4")
     ax.set_title("Spanning racks: (R − 1)/R of the traffic leaves over a link ρ× slower", fontsize=10)
     ax.set_xlim(0.5, max_racks + 0.5)
     ax.set_ylim(0, max(ratios) * 1.1)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="center right")            # between the ρ = 8 and ρ = 18 plateaus
     fig.tight_layout()
     return fig
 
@@ -121,19 +125,21 @@ class RackPlot(LivePlot):
 def history_chart(domains=None):
     """Per scale-up domain: the largest fp8 model with half the HBM left for KV, and its weight-read floor."""
     domains = domains if domains is not None else moe.scaleup_history()
-    fig = static_figure((7.4, 3.6))
-    ax1, ax2 = fig.subplots(1, 2)
-    labels = [f"{d.name}{'*' if d.status == 'announced' else ''}\n({d.chips})" for d in domains]
-    x = np.arange(len(domains))
-    ax1.bar(x, [d.max_params for d in domains], color=["C0" if d.status == "shipping" else "0.7" for d in domains])
-    ax1.set_yscale("log")
-    ax1.set_ylabel("parameters (fp8, half of HBM)")
+    # horizontal bars: the domain names read level on one shared y axis (rotated ticks clipped and collided)
+    fig = static_figure((7.4, 1.3 + 0.38 * len(domains)))
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    labels = [f"{d.name}{'*' if d.status == 'announced' else ''} ({d.chips})" for d in domains]
+    y = np.arange(len(domains))
+    ax1.barh(y, [d.max_params for d in domains], color=["C0" if d.status == "shipping" else "0.7" for d in domains])
+    ax1.set_xscale("log")
+    ax1.set_xlabel("parameters (fp8, half of HBM)")
     ax1.set_title("Largest model that fits", fontsize=10)
-    ax2.bar(x, [d.weight_floor_s / MS for d in domains], color="C1")
-    ax2.set_ylabel("weight-read floor (ms)")
+    ax1.set_yticks(y, labels, fontsize=8)
+    ax1.invert_yaxis()                      # oldest on top
+    ax2.barh(y, [d.weight_floor_s / MS for d in domains], color="C1")
+    ax2.set_xlabel("weight-read floor (ms)")
     ax2.set_title("Reading it once", fontsize=10)
-    for ax in (ax1, ax2):
-        ax.set_xticks(x, labels, fontsize=6.5, rotation=30, ha="right")
+    ax2.tick_params(labelleft=False)
     fig.suptitle("Scale-up domains (* = announced, uncertain; chips in brackets)", fontsize=10)
     fig.tight_layout()
     return fig
@@ -143,7 +149,7 @@ def law_chart(hw="GB200", dtype="fp8", model_names=("DeepSeek-V3", "Kimi-K2", "Q
                                                      "Mixtral-8x7B", "Llama-3-405B", "Llama-3-70B"), domains=None):
     """Active parameters (x, priced by compute) against total parameters (y, capped by scale-up HBM)."""
     domains = domains if domains is not None else moe.scaleup_history()
-    fig = static_figure((7.2, 4.4))
+    fig = static_figure((7.2, 5.4))        # tall enough that a label fits between neighbouring HBM levels
     ax = fig.add_subplot()
     active = np.logspace(9, 12, 50)
     levels: dict = {}                       # domains with the same HBM share one line and one label
@@ -153,13 +159,15 @@ def law_chart(hw="GB200", dtype="fp8", model_names=("DeepSeek-V3", "Kimi-K2", "Q
         shipping = any(d.status == "shipping" for d in ds)
         ax.axhline(level, color="C0" if shipping else "0.6", lw=1, ls="--")
         names = ", ".join(d.name + ("*" if d.status == "announced" else "") for d in ds)
-        ax.text(1.05e9, level * 1.08, f"{names}: {fmt(level)} params", fontsize=7, va="bottom")
+        ax.annotate(f"{names}: {fmt(level)} params", (1.05e9, level), xytext=(0, 1), textcoords="offset points",
+                    fontsize=7, va="bottom")
     for name in model_names:
         m = models.get(name)
         ax.plot(m.active_params, m.total_params, "o", color="C3" if m.is_moe else "C2")
-        ax.annotate(m.name, (m.active_params, m.total_params), xytext=(4, -9), textcoords="offset points", fontsize=7)
+        left = m.name in LABEL_LEFT            # a neighbour sits below-right of it
+        ax.annotate(m.name, (m.active_params, m.total_params), xytext=(-5, 2) if left else (4, -9),
+                    textcoords="offset points", fontsize=7, ha="right" if left else "left")
     ax.plot(active, active, color="k", lw=0.8, ls=":")
-    ax.text(2e11, 1.3e11, "dense: total = active", fontsize=7, rotation=30)
     ax.axhline(SAID["dwarkesh_model_params"], color="C4", lw=0.8)
     ax.text(1.05e9, SAID["dwarkesh_model_params"] * 0.7,
             f"Dwarkesh's hypothesis: ~{fmt(SAID['dwarkesh_model_params'])} + KV fits a Blackwell rack",
@@ -167,7 +175,7 @@ def law_chart(hw="GB200", dtype="fp8", model_names=("DeepSeek-V3", "Kimi-K2", "Q
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(1e9, 1e12)
-    ax.set_ylim(1e9, 2e14)
+    ax.set_ylim(1e9, 1.5e14)
     cost = moe.compute_cost_per_token(hw, active, dtype) * 1e6
     top = ax.secondary_xaxis("top", functions=(lambda a: a * cost[0] / active[0], lambda c: c * active[0] / cost[0]))
     top.set_xlabel(f"\\$ per million tokens at the compute floor ({hardware.get(hw).name}, {dtype}, "
@@ -176,4 +184,8 @@ def law_chart(hw="GB200", dtype="fp8", model_names=("DeepSeek-V3", "Kimi-K2", "Q
     ax.set_ylabel("total parameters (capped by scale-up HBM)")
     ax.set_title("Active params: limited by compute cost; total params: by scale-up size (* announced)", fontsize=9)
     fig.tight_layout()
+    # the diagonal's label, under it in the empty lower-left corner, at the line's angle on screen
+    (x0, y0), (x1, y1) = ax.transData.transform([(1e9, 1e9), (1e12, 1e12)])
+    ax.annotate("dense: total = active", (1.4e9, 1.4e9), xytext=(2, -2), textcoords="offset points", fontsize=7,
+                rotation=np.degrees(np.arctan2(y1 - y0, x1 - x0)), rotation_mode="anchor", ha="left", va="top")
     return fig

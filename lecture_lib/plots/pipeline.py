@@ -63,7 +63,7 @@ def idle_rows(timeline, end=None, scale: float = 1.0):
 def _label_size(timeline, width_px: float, xspan: float) -> float:
     """Font size that fits a box label into a box of one forward pass (0: too small to label)."""
     px = width_px * timeline.durations["F"] / max(xspan, 1e-9)
-    chars = 3.2 if timeline.kind == "inference" else 2.0
+    chars = 4.0 if timeline.kind == "inference" else 2.0     # "m.t" with a gap between neighbouring boxes
     size = px / chars / 0.75
     return 0.0 if size < 5 else min(size, 9.0)
 
@@ -102,8 +102,8 @@ def draw_schedule(ax, timeline, labels: bool = True, hard_stop: bool = True, tit
     training = timeline.kind != "inference"
     if training and hard_stop:
         ax.axvline(end, color="#a00", lw=1.5, zorder=4)
-        ax.text(end, (P - 1) / 2, "hard stop: optimizer step", color="#a00", fontsize=7, va="center", ha="left",
-                rotation=90, zorder=4)
+        ax.annotate("hard stop: optimizer step", (end, (P - 1) / 2), xytext=(2, 0), textcoords="offset points",
+                    color="#a00", fontsize=7, va="center", ha="left", rotation=90, zorder=4, annotation_clip=False)
     if title is None:
         if training:
             idle = pipeline.idle_fraction(timeline)
@@ -133,10 +133,11 @@ def schedules_figure(stages: int = 4, microbatches: int = 8, kinds=pipeline.KIND
     axes = fig.subplots(len(kinds), 1, sharex=True)
     axes = np.atleast_1d(axes)
     fig.subplots_adjust(left=0.1, right=0.88, bottom=0.45 / fig.get_figheight(), top=1 - 0.3 / fig.get_figheight(),
-                        hspace=0.55)
+                        hspace=0.7)
     xmax = max(t.makespan for t in timelines)
     for ax, tl in zip(axes, timelines):
         draw_schedule(ax, tl, xmax=xmax * 1.04)
+        ax.tick_params(labelbottom=True, labelsize=8)       # every panel keeps its time ticks (sharex hides them)
         if ax is not axes[-1]:
             ax.set_xlabel("")
     return fig
@@ -161,7 +162,7 @@ class SchedulePlot(LivePlot):
     def __init__(self, kind="gpipe", stages=4, microbatches=8):
         super().__init__(figsize=(7.6, 3.9))
         self.ax = ax = self.figure.add_subplot()
-        self.figure.subplots_adjust(left=0.1, right=0.8, bottom=0.13, top=0.9)
+        self.figure.subplots_adjust(left=0.1, right=0.8, bottom=0.13, top=0.86)
         self.idle = PolyCollection([], facecolors=IDLE_COLOR, edgecolors="#bbbbbb", linewidths=0.3, zorder=1)
         self.coll = PolyCollection([], edgecolors="white", linewidths=0.6, zorder=2)
         ax.add_collection(self.idle)
@@ -169,11 +170,15 @@ class SchedulePlot(LivePlot):
         self.stop = ax.axvline(0, color="#a00", lw=1.5, zorder=4)
         self.stop_text = ax.text(0, 0, "hard stop: optimizer step", color="#a00", fontsize=7, va="center",
                                  ha="left", rotation=90, zorder=4)
-        self.info = ax.text(0.99, 0.02, "", transform=ax.transAxes, ha="right", va="bottom", fontsize=8, zorder=5,
-                            bbox=dict(facecolor="white", edgecolor="#999", alpha=0.9))
+        # above the axes (inside it covered the lower rows and their labels)
+        self.info = ax.text(0.0, 1.02, "", transform=ax.transAxes, ha="left", va="bottom", fontsize=8, zorder=5)
         self.texts = [ax.text(0, 0, "", ha="center", va="center", fontsize=7, color="white", zorder=3,
                               visible=False) for _ in range(MAX_LABELS)]
-        _style_axes(ax, MAX_STAGES, "Pipeline schedule: stages on y, time on x")
+        _style_axes(ax, MAX_STAGES)
+        # P stages fill the fixed MAX_STAGES rows (no empty rows), so the stage names are drawn, not ticks
+        ax.set_yticks([])
+        self.stage_labels = [ax.text(-0.01, 0, f"stage {s}", transform=ax.get_yaxis_transform(), ha="right",
+                                     va="center", fontsize=8, visible=False) for s in range(MAX_STAGES)]
         ax.set_xlim(0, 1.06)                # time as a fraction of the step: fixed, so renders only blit
         ax.set_xlabel("time, as a fraction of the step (1 = the last pass ends)")
         handles = [ax.bar(0, 0, color=c, label=l) for c, l in
@@ -181,7 +186,7 @@ class SchedulePlot(LivePlot):
                     (PASS_COLORS["W"], "weight grad\n(W, zero bubble)"), (IDLE_COLOR, "idle"))]
         self.legend = ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         self.chrome(self.legend)
-        self.dynamic(self.idle, self.coll, self.stop, self.stop_text, self.info, *self.texts)
+        self.dynamic(self.idle, self.coll, self.stop, self.stop_text, self.info, *self.texts, *self.stage_labels)
         self.update(kind, stages, microbatches)
 
     def update(self, kind="gpipe", stages=4, microbatches=8):
@@ -194,14 +199,24 @@ class SchedulePlot(LivePlot):
         tl = pipeline.schedule(kind, stages, microbatches)
         end = tl.makespan
         verts, colors, labels, centres = boxes(tl, 1 / end)
+        row = MAX_STAGES / stages                       # stage s is drawn in rows s·row … (s+1)·row of the axes
+
+        def fill(y):
+            return (y + 0.5) * row - 0.5
+
+        verts = [[(x, fill(y)) for x, y in v] for v in verts]
+        centres = [(x, fill(y)) for x, y in centres]
         self.coll.set_verts(verts)
         self.coll.set_facecolor(colors)
-        self.idle.set_verts(idle_rows(tl, scale=1 / end))
+        self.idle.set_verts([[(x, fill(y)) for x, y in v] for v in idle_rows(tl, scale=1 / end)])
+        for s, t in enumerate(self.stage_labels):
+            t.set_visible(s < stages)
+            t.set_y(fill(s))
         training = kind != "inference"
         self.stop.set_visible(training)
         self.stop_text.set_visible(training)
         self.stop.set_xdata([1, 1])
-        self.stop_text.set_position((1, (stages - 1) / 2))
+        self.stop_text.set_position((1, fill((stages - 1) / 2)))
         width_px = self.ax.get_position().width * self.figure.get_figwidth() * self.figure.dpi
         size = _label_size(tl, width_px, 1.06 * end) if len(labels) <= MAX_LABELS else 0
         for i, t in enumerate(self.texts):

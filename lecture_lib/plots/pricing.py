@@ -71,7 +71,8 @@ def implied_vs_models(implied_bytes, context, model_names, kv_dtype="bf16", spre
     ax.set_xlim(min(min(vals), implied_bytes, *(spread or [implied_bytes])) / 3, max(vals) * 20)
     ax.set_xlabel(f"KV bytes per token at {fmt(context)} tokens of context")
     ax.set_title("What the price says vs what published architectures hold")
-    ax.legend(fontsize=8, loc="lower right")
+    # below the axes: inside, any corner covers a bar's label
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -88,7 +89,10 @@ def time_per_token_vs_len_pass(memory_time, compute_time_per_token, len_max=1e5)
     ax.plot(lp, memory_time / lp / MS, color="C1", label="memory per token: t_mem / len_pass")
     ax.plot(lp, t / MS, color="k", lw=2.4, alpha=0.35, label="time per token (the max)")
     ax.axvline(star, color="C3", ls="--", lw=1, label=f"compute-bound from len_pass = {star:,.0f}")
-    ax.annotate("decode\n(len_pass = 1)", (1, memory_time / MS), xytext=(8, -28), textcoords="offset points", fontsize=8)
+    # decode's point, its label just above-right of it: the memory line falls away beneath the text
+    ax.plot([1], [memory_time / MS], "o", color="C1", ms=5)
+    ax.annotate("← decode (len_pass = 1)", (1, memory_time / MS), xytext=(7, -2), textcoords="offset points",
+                fontsize=8, ha="left", va="bottom")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("new tokens per sequence in one pass, len_pass")
